@@ -1,0 +1,37 @@
+"""What GPU this machine has for Numba CUDA, and why not when it has none."""
+
+import functools
+import os
+
+
+def simulated() -> bool:
+    """True when Numba's CUDA simulator stands in for a GPU (NUMBA_ENABLE_CUDASIM=1)."""
+    return os.environ.get("NUMBA_ENABLE_CUDASIM", "0") == "1"
+
+
+@functools.cache
+def gpu_unavailable_reason() -> str | None:
+    """None when a CUDA device (or the simulator) can run kernels, else a short reason."""
+    try:
+        from numba import cuda
+    except Exception as exc:  # numba-cuda missing or broken
+        return f"Numba CUDA cannot be imported ({exc.__class__.__name__}: {exc})"
+    if simulated():
+        return None
+    try:
+        if not cuda.is_available():
+            return "no CUDA driver or no NVIDIA GPU found"
+        cuda.get_current_device()
+    except Exception as exc:
+        return f"CUDA device unusable ({exc.__class__.__name__}: {str(exc)[:120]})"
+    return None
+
+
+@functools.cache
+def gpu_name() -> str:
+    """The device's name, e.g. 'NVIDIA H100 80GB HBM3', or 'CUDA simulator'."""
+    if simulated():
+        return "CUDA simulator"
+    from numba import cuda
+    name = cuda.get_current_device().name
+    return name.decode() if isinstance(name, bytes) else str(name)

@@ -1,0 +1,63 @@
+"""Walk a route out of the matrix a variant produced alongside its distances.
+
+Variants record routes in one of two ways (``RouteMatrix.kind``):
+
+- ``"predecessor"`` — the paper's Path matrix: ``m[v, u]`` is the vertex before ``u`` on the
+  route from ``v`` (``-1`` when unreachable);
+- ``"via"`` — the intermediate vertex whose relaxation last improved ``(v, u)``
+  (``-1`` when the direct edge is the route); the route splits there into two halves.
+"""
+
+from dataclasses import dataclass
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class RouteMatrix:
+    kind: str  # "predecessor" or "via"
+    matrix: np.ndarray  # n×n int32
+
+
+def walk(routes: RouteMatrix, reachable: np.ndarray, i: int, j: int) -> list[int]:
+    """Vertices from ``i`` to ``j``: ``[i]`` when ``i == j``, ``[]`` when unreachable."""
+    n = reachable.shape[0]
+    if not (0 <= i < n and 0 <= j < n):
+        raise IndexError(f"vertex out of range: ({i}, {j}) for a graph of {n} vertices")
+    if i == j:
+        return [i]
+    if not reachable[i, j]:
+        return []
+    if routes.kind == "predecessor":
+        return _walk_predecessors(routes.matrix, i, j)
+    if routes.kind == "via":
+        return _walk_via(routes.matrix, i, j)
+    raise ValueError(f"unknown route matrix kind {routes.kind!r}")
+
+
+def _walk_predecessors(pred: np.ndarray, i: int, j: int) -> list[int]:
+    route = [j]
+    n = pred.shape[0]
+    while route[-1] != i:
+        p = int(pred[i, route[-1]])
+        if p < 0 or len(route) > n:
+            raise RuntimeError(f"inconsistent predecessor matrix on route {i}->{j}")
+        route.append(p)
+    return route[::-1]
+
+
+def _walk_via(via: np.ndarray, i: int, j: int) -> list[int]:
+    n = via.shape[0]
+    route = [i]
+    stack = [(i, j)]  # pairs still to expand, leftmost on top
+    while stack:
+        a, b = stack.pop()
+        k = int(via[a, b])
+        if k < 0:
+            route.append(b)
+            if len(route) > n:
+                raise RuntimeError(f"inconsistent via matrix on route {i}->{j}")
+        else:
+            stack.append((k, b))
+            stack.append((a, k))
+    return route

@@ -1,0 +1,50 @@
+"""``solve``: validate a cost matrix, run the chosen variant, fall back to the CPU if a GPU fails."""
+
+import time
+
+import numba
+import numpy as np
+
+from .matrix import to_float_distances, to_int32_costs
+from .registry import get_variant
+from .result import APSPResult
+
+CPU_FALLBACK = "cpu-blocked"
+
+
+def solve(cost, variant: str = "cpu-blocked") -> APSPResult:
+    """All-pairs shortest paths of ``cost`` (n×n, ``np.inf`` = no edge) with ``variant``.
+
+    A GPU variant that cannot run here, or fails while running (no device, out of memory, a
+    driver error), falls back to the CPU; ``result.note`` says so and ``result.variant`` names
+    the variant that really ran.
+    """
+    w = to_int32_costs(cost)
+    chosen = get_variant(variant)
+    if not chosen.available:
+        return _run(get_variant(CPU_FALLBACK), w,
+                    note=f"{chosen.name} unavailable ({chosen.reason}); ran {CPU_FALLBACK} on the CPU")
+    try:
+        return _run(chosen, w)
+    except Exception as exc:
+        if chosen.family != "gpu":
+            raise
+        return _run(get_variant(CPU_FALLBACK), w,
+                    note=f"{chosen.name} failed ({exc.__class__.__name__}: {str(exc)[:160]}); "
+                         f"ran {CPU_FALLBACK} on the CPU")
+
+
+def _run(variant, w: np.ndarray, note: str | None = None) -> APSPResult:
+    start = time.perf_counter()
+    dist32, routes, kernel_seconds = variant.run(w)
+    seconds = time.perf_counter() - start
+    return APSPResult(dist=to_float_distances(dist32), routes=routes, variant=variant.name,
+                      seconds=seconds, kernel_seconds=kernel_seconds,
+                      device=_device_name(variant.family), note=note)
+
+
+def _device_name(family: str) -> str:
+    if family == "gpu":
+        from .gpu_device import gpu_name
+        return gpu_name()
+    return f"CPU ({numba.get_num_threads()} threads)"
