@@ -1,0 +1,39 @@
+"""BagRoute: `python main.py` opens the app; sub-commands do headless work.
+
+    python main.py                      the desktop app on a bundled airport
+    python main.py bench …              Floyd–Warshall benchmark (see --help)
+    python main.py airport check|generate …
+    python main.py simulate AIRPORT …
+"""
+
+import argparse
+import importlib
+import sys
+
+# sub-command name -> module in engine.commands (or gui) providing add_arguments(parser) and run(args)
+COMMANDS = {
+    "app": ("gui.commands", "open the desktop app (the default)"),
+    "bench": ("engine.commands.bench", "benchmark Floyd–Warshall variants"),
+    "airport": ("engine.commands.airport", "check or generate airport layout files"),
+    "simulate": ("engine.commands.simulate", "run a simulated day headless and write KPIs"),
+}
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if not argv or argv[0].startswith("-") and argv[0] not in ("-h", "--help"):
+        argv = ["app", *argv]
+    parser = argparse.ArgumentParser(prog="python main.py", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="command", required=True)
+    name = argv[0] if argv and argv[0] in COMMANDS else None
+    for command, (module, help_text) in COMMANDS.items():
+        p = sub.add_parser(command, help=help_text)
+        if command == name:  # import only the command being run: the engine ones need no Qt
+            importlib.import_module(module).add_arguments(p)
+    args = parser.parse_args(argv)
+    return importlib.import_module(COMMANDS[args.command][0]).run(args) or 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
