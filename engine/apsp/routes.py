@@ -31,8 +31,24 @@ def walk(routes: RouteMatrix, reachable: np.ndarray, i: int, j: int) -> list[int
     if routes.kind == "predecessor":
         return _walk_predecessors(routes.matrix, i, j)
     if routes.kind == "via":
-        return _walk_via(routes.matrix, i, j)
+        return _without_loops(_walk_via(routes.matrix, i, j))
     raise ValueError(f"unknown route matrix kind {routes.kind!r}")
+
+
+def _without_loops(route: list[int]) -> list[int]:
+    """Cut the loops out of a shortest walk. On a shortest walk a loop can only cost 0 (costs are
+    non-negative), so the simple route that remains costs the same."""
+    simple: list[int] = []
+    position: dict[int, int] = {}
+    for v in route:
+        if v in position:
+            for dropped in simple[position[v] + 1:]:
+                del position[dropped]
+            del simple[position[v] + 1:]
+        else:
+            position[v] = len(simple)
+            simple.append(v)
+    return simple
 
 
 def _walk_predecessors(pred: np.ndarray, i: int, j: int) -> list[int]:
@@ -55,7 +71,7 @@ def _walk_via(via: np.ndarray, i: int, j: int) -> list[int]:
         k = int(via[a, b])
         if k < 0:
             route.append(b)
-            if len(route) > n:
+            if len(route) > n * n:
                 raise RuntimeError(f"inconsistent via matrix on route {i}->{j}")
         else:
             stack.append((k, b))

@@ -1,0 +1,143 @@
+"""Every Floyd–Warshall variant gives scipy's and networkx's distances, and routes that add up.
+
+GPU variants run on the real GPU where there is one and in Numba's CUDA simulator elsewhere
+(small graphs there: the simulator runs every GPU thread as a Python thread).
+"""
+
+import numpy as np
+import pytest
+
+from engine.apsp import INF, solve, variants
+from engine.apsp.gpu_device import simulated
+from engine.apsp.random_graph import paper_random_graph
+from tests.apsp_reference import assert_routes_sum_to_distances, networkx_distances, scipy_distances
+
+ALL = [v.name for v in variants()]
+GPU = [v.name for v in variants() if v.family == "gpu"]
+# Sizes that are not multiples of any tile (16, 32, 64, 128, 256).
+SIZES = [1, 2, 3, 17, 33] if simulated() else [1, 2, 3, 17, 31, 33, 65, 100, 257, 1000]
+CPU_SIZES = [1, 2, 3, 17, 31, 33, 65, 100, 257]
+
+inf = np.inf
+# The paper's Table 1 (Cost₀), vertices 1..5 as indices 0..4.
+PAPER_COST = np.array([[0, 5, inf, 2, inf],
+                       [inf, 0, 2, inf, inf],
+                       [3, inf, 0, inf, 7],
+                       [inf, inf, 4, 0, 1],
+                       [1, 3, inf, inf, 0]])
+
+
+def sizes_for(name):
+    return SIZES if name in GPU else CPU_SIZES
+
+
+def check(cost, name, route_pairs=None):
+    result = solve(cost, variant=name)
+    assert result.variant == name, result.note
+    expected = scipy_distances(cost)
+    np.testing.assert_array_equal(result.dist, expected)
+    assert_routes_sum_to_distances(result, cost, route_pairs)
+    return result
+
+
+def sample_pairs(n, count=300, seed=0):
+    rng = np.random.default_rng(seed)
+    if n * n <= count:
+        return None
+    return [tuple(map(int, p)) for p in rng.integers(0, n, size=(count, 2))]
+
+
+@pytest.mark.parametrize("name", ALL)
+def test_every_variant_is_available_here(name):
+    v = next(v for v in variants() if v.name == name)
+    assert v.available, v.reason
+
+
+@pytest.mark.parametrize("name", ALL)
+def test_paper_table_1_example_matches_scipy_and_networkx(name):
+    result = check(PAPER_COST, name)
+    np.testing.assert_array_equal(result.dist, networkx_distances(PAPER_COST))
+    # The paper's worked step: C(3,1) + C(1,2) = 3 + 5 = 8 is the cost from vertex 3 to vertex 2.
+    assert result.dist[2, 1] == 8
+    assert result.route(2, 1) == [2, 0, 1]
+
+
+@pytest.mark.parametrize("density", [15, 85])
+@pytest.mark.parametrize("name", ALL)
+def test_random_paper_graphs_of_awkward_sizes(name, density):
+    for n in sizes_for(name):
+        cost = paper_random_graph(n, density, weight_range=100, seed=n * density)
+        check(cost, name, sample_pairs(n))
+
+
+@pytest.mark.parametrize("name", ALL)
+def test_unreachable_pair_has_no_route(name):
+    # Two strongly connected halves joined one way: the second half never reaches the first
+    # (the paper's "Can A5 reach A2? No — forever").
+    n = 9 if name in GPU and simulated() else 70
+    cost = paper_random_graph(n, 85, seed=3)
+    half = n // 2
+    cost[half:, :half] = inf
+    result = check(cost, name)
+    assert result.route(n - 1, 0) == []
+    assert np.isinf(result.dist[n - 1, 0])
+    assert result.route(0, n - 1) != []
+
+
+@pytest.mark.parametrize("name", ALL)
+def test_zero_cost_edges_stay_edges(name):
+    n = 17 if name in GPU and simulated() else 65
+    rng = np.random.default_rng(7)
+    cost = paper_random_graph(n, 15, weight_range=3, seed=7)
+    zero = rng.random((n, n)) < 0.3
+    cost[zero] = 0.0  # zero-cost roads, including zero-cost cycles
+    cost[rng.random((n, n)) < 0.5] = inf
+    np.fill_diagonal(cost, 0)
+    result = check(cost, name)
+    np.testing.assert_array_equal(result.dist, networkx_distances(cost))
+
+
+@pytest.mark.parametrize("name", ALL)
+def test_costs_near_the_int32_limit_stay_exact(name):
+    n = 17 if name in GPU and simulated() else 40
+    big = int(INF - 1) // n  # a Hamiltonian path of n-1 such edges still fits below INF
+    rng = np.random.default_rng(11)
+    cost = np.where(rng.random((n, n)) < 0.3, rng.integers(big // 2, big, (n, n)), inf).astype(float)
+    path = np.arange(n)
+    cost[path[:-1], path[1:]] = big  # a long chain so some routes approach the limit
+    np.fill_diagonal(cost, 0)
+    result = check(cost, name)
+    assert result.dist.max() < INF
+
+
+def test_overflowing_costs_are_refused_not_wrong():
+    cost = np.full((4, 4), 2.0**29)
+    with pytest.raises(ValueError, match="too large"):
+        solve(cost, variant="cpu-linear")
+
+
+@pytest.mark.parametrize("bad, message", [
+    (np.zeros((2, 3)), "square"),
+    (np.array([[0, np.nan], [1, 0]]), "NaN"),
+    (np.array([[0, -1], [1, 0]]), "negative"),
+    (np.array([[0, 1.5], [1, 0]]), "fractional"),
+])
+def test_bad_cost_matrices_get_a_clear_error(bad, message):
+    with pytest.raises(ValueError, match=message):
+        solve(bad, variant="cpu-linear")
+
+
+def test_unknown_variant_lists_the_names():
+    with pytest.raises(ValueError, match="cpu-linear"):
+        solve(PAPER_COST, variant="quantum")
+
+
+def test_route_to_itself_is_the_vertex_alone():
+    result = solve(PAPER_COST, variant="cpu-linear")
+    assert result.route(3, 3) == [3]
+    assert result.dist[3, 3] == 0
+
+
+def test_empty_graph_solves_to_empty_result():
+    result = solve(np.zeros((0, 0)), variant="cpu-linear")
+    assert result.dist.shape == (0, 0)

@@ -1,0 +1,45 @@
+"""The threaded block schedule of cpu-blocked stays exact with many blocks and both cores."""
+
+import numpy as np
+import pytest
+
+from engine.apsp import solve
+from engine.apsp.cpu_blocked import block_size, run
+from engine.apsp.matrix import to_float_distances, to_int32_costs
+from engine.apsp.random_graph import paper_random_graph
+from engine.apsp.result import APSPResult
+from tests.apsp_reference import assert_routes_sum_to_distances, scipy_distances
+
+
+def solve_blocked(cost, block, threads):
+    dist32, routes, seconds = run(to_int32_costs(cost), block=block, threads=threads)
+    return APSPResult(to_float_distances(dist32), routes, "cpu-blocked", seconds, seconds, "CPU")
+
+
+@pytest.mark.parametrize("threads", [1, 2, 3])
+@pytest.mark.parametrize("block", [4, 8, 12])
+def test_many_blocks_match_scipy_with_zero_cost_edges(block, threads):
+    n = 67  # not a multiple of any block size: padded blocks at the edge
+    rng = np.random.default_rng(block * 10 + threads)
+    cost = paper_random_graph(n, 15, weight_range=5, seed=block)
+    cost[rng.random((n, n)) < 0.05] = 0.0
+    cost[rng.random((n, n)) < 0.3] = np.inf
+    np.fill_diagonal(cost, 0)
+    result = solve_blocked(cost, block, threads)
+    np.testing.assert_array_equal(result.dist, scipy_distances(cost))
+    assert_routes_sum_to_distances(result, cost)
+
+
+def test_large_graph_uses_several_blocks_and_stays_exact():
+    n = 1100
+    assert block_size(n) < n
+    cost = paper_random_graph(n, 15, seed=5)
+    result = solve(cost, variant="cpu-blocked")
+    np.testing.assert_array_equal(result.dist, scipy_distances(cost))
+    rng = np.random.default_rng(0)
+    assert_routes_sum_to_distances(result, cost, [tuple(p) for p in rng.integers(0, n, (500, 2))])
+
+
+def test_block_size_must_fit_the_unrolled_kernel():
+    with pytest.raises(ValueError, match="multiple"):
+        run(to_int32_costs(np.zeros((10, 10))), block=6)
