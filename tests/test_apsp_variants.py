@@ -141,3 +141,25 @@ def test_route_to_itself_is_the_vertex_alone():
 def test_empty_graph_solves_to_empty_result():
     result = solve(np.zeros((0, 0)), variant="cpu-linear")
     assert result.dist.shape == (0, 0)
+
+
+def test_auto_picks_a_measured_variant_and_says_which():
+    from engine.apsp.auto import calibration
+    result = solve(PAPER_COST, variant="auto")
+    assert result.variant in calibration()
+    assert all(times for times in calibration().values())
+    np.testing.assert_array_equal(result.dist, scipy_distances(PAPER_COST))
+
+
+def test_missing_gpu_falls_back_to_the_cpu_with_a_note(monkeypatch):
+    from engine.apsp import gpu_device
+    gpu_device.gpu_unavailable_reason.cache_clear()
+    monkeypatch.setattr(gpu_device, "simulated", lambda: False)
+    monkeypatch.setattr("numba.cuda.is_available", lambda: False)
+    try:
+        result = solve(PAPER_COST, variant="gpu-blocked")
+    finally:
+        gpu_device.gpu_unavailable_reason.cache_clear()
+    assert result.variant == "cpu-blocked"
+    assert "gpu-blocked unavailable" in result.note and "CPU" in result.note
+    np.testing.assert_array_equal(result.dist, scipy_distances(PAPER_COST))

@@ -63,5 +63,5 @@ def get_variant(name: str) -> Variant:
     for v in _VARIANTS:
         if v.name == name:
             return v
-    raise ValueError(f"unknown Floyd–Warshall variant {name!r}; choose one of: "
+    raise ValueError(f"unknown Floyd–Warshall variant {name!r}; choose auto or one of: "
                      + ", ".join(v.name for v in _VARIANTS))

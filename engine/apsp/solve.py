@@ -5,21 +5,26 @@ import time
 import numba
 import numpy as np
 
+from .auto import choose_variant
 from .matrix import to_float_distances, to_int32_costs
 from .registry import get_variant
 from .result import APSPResult
 
 CPU_FALLBACK = "cpu-blocked"
+AUTO = "auto"
 
 
-def solve(cost, variant: str = "cpu-blocked") -> APSPResult:
-    """All-pairs shortest paths of ``cost`` (n×n, ``np.inf`` = no edge) with ``variant``.
+def solve(cost, variant: str = "auto") -> APSPResult:
+    """All-pairs shortest paths of ``cost`` (n×n, ``np.inf`` = no edge) with ``variant``
+    (a registered name, or ``"auto"``: the fastest here for this size, from measurements).
 
     A GPU variant that cannot run here, or fails while running (no device, out of memory, a
     driver error), falls back to the CPU; ``result.note`` says so and ``result.variant`` names
     the variant that really ran.
     """
     w = to_int32_costs(cost)
+    if variant == AUTO:
+        variant = choose_variant(w.shape[0])
     chosen = get_variant(variant)
     if not chosen.available:
         return _run(get_variant(CPU_FALLBACK), w,

@@ -1,0 +1,238 @@
+"""The Floyd–Warshall benchmark: time variants over sizes, check every result, answer the paper.
+
+Protocol (DESIGN.md): JIT and first launch are warmed up outside the timed region, GPU work is
+synchronised before a clock is read, each point is repeated and its median reported, and each
+timed result is checked against a reference (scipy on the whole matrix up to ``FULL_CHECK_N``,
+beyond that scipy's Dijkstra from sampled sources, plus routes summed edge by edge).
+"""
+
+from __future__ import annotations
+
+import json
+import platform
+import statistics
+import sys
+import time
+from dataclasses import asdict, dataclass, field
+from typing import Callable, Iterable
+
+import numpy as np
+from scipy.sparse.csgraph import csgraph_from_dense, dijkstra, floyd_warshall
+
+from .apsp import get_variant, solve
+from .apsp.gpu_device import gpu_name
+from .apsp.matrix import to_int32_costs
+from .apsp.random_graph import paper_random_graph
+
+FULL_CHECK_N = 600
+SAMPLED_SOURCES = 12
+# Measured ceilings of the FW relaxation (../shared/gpu/README.md: CUDA C microbenchmark).
+CEILINGS = {"H100": 16.0e12}
+PEERS = ("scipy", "networkx")
+DEFAULT_LADDER = (64, 128, 256, 500, 512, 1024, 2048, 4096, 8192, 16384, 32768)
+
+
+class ReferenceMismatch(AssertionError):
+    """A variant's timed result disagreed with the reference: its time is not reported."""
+
+
+@dataclass
+class Point:
+    variant: str
+    graph: str            # "random-15%", "random-85%" or an airport name
+    n: int
+    repeats: int
+    median_ms: float      # end to end: validation, host↔device copies, result conversion
+    kernel_median_ms: float  # the solve alone (device-synchronised)
+    relaxations_per_s: float  # n³ / kernel time
+    ceiling_fraction: float | None
+    check: str            # how the result was checked
+    device: str
+
+
+@dataclass
+class Report:
+    command: str
+    machine: dict
+    budget_s: float
+    points: list[Point] = field(default_factory=list)
+    answers: dict = field(default_factory=dict)
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self), indent=1)
+
+
+def machine_info() -> dict:
+    import numba
+    import scipy
+    import networkx
+    info = {"platform": platform.platform(), "processor": platform.processor() or platform.machine(),
+            "python": platform.python_version(), "numpy": np.__version__, "numba": numba.__version__,
+            "scipy": scipy.__version__, "networkx": networkx.__version__,
+            "cpu_threads": numba.get_num_threads()}
+    try:
+        import numba_cuda
+        info["numba_cuda"] = numba_cuda.__version__
+    except Exception:
+        pass
+    if get_variant("gpu-blocked").available:
+        info["gpu"] = gpu_name()
+    return info
+
+
+def ceiling_for(device: str) -> float | None:
+    return next((c for key, c in CEILINGS.items() if key in device), None)
+
+
+def time_peer(name: str, cost: np.ndarray) -> tuple[np.ndarray, float]:
+    """scipy's or networkx's Floyd–Warshall on the same matrix: (distances, seconds)."""
+    start = time.perf_counter()
+    if name == "scipy":
+        dist = floyd_warshall(csgraph_from_dense(cost, null_value=np.inf), directed=True)
+    else:
+        import networkx as nx
+        g = nx.from_numpy_array(np.where(np.isfinite(cost), cost, 0), create_using=nx.DiGraph)
+        zero = np.argwhere((cost == 0) & ~np.eye(len(cost), dtype=bool))
+        g.add_weighted_edges_from((int(i), int(j), 0.0) for i, j in zero)
+        dist = nx.floyd_warshall_numpy(g, nodelist=range(len(cost)))
+    return dist, time.perf_counter() - start
+
+
+def check_result(cost: np.ndarray, dist: np.ndarray, route=None, seed: int = 0) -> str:
+    """Compare with scipy (whole matrix when small, sampled Dijkstra rows when large) and walk
+    sampled routes. Raises ReferenceMismatch; returns how it checked."""
+    n = len(cost)
+    graph = csgraph_from_dense(cost, null_value=np.inf)
+    rng = np.random.default_rng(seed)
+    if n <= FULL_CHECK_N:
+        rows, expected, how = np.arange(n), floyd_warshall(graph, directed=True), "scipy full"
+    else:
+        rows = rng.choice(n, size=SAMPLED_SOURCES, replace=False)
+        expected, how = dijkstra(graph, directed=True, indices=rows), f"scipy dijkstra {SAMPLED_SOURCES} rows"
+    if not np.array_equal(dist[rows], expected):
+        bad = np.argwhere(dist[rows] != expected)[0]
+        raise ReferenceMismatch(f"distance ({rows[bad[0]]}, {bad[1]}) is {dist[rows][tuple(bad)]}, "
+                                f"reference {expected[tuple(bad)]}")
+    if route is not None:
+        for i, j in rng.integers(0, n, size=(64, 2)):
+            r = route(int(i), int(j))
+            total = sum(cost[a, b] for a, b in zip(r, r[1:])) if r else np.inf
+            if total != dist[i, j]:
+                raise ReferenceMismatch(f"route {i}->{j} costs {total}, distance {dist[i, j]}")
+        how += " + 64 routes"
+    return how
+
+
+def measure(variant: str, cost: np.ndarray, graph: str, budget_s: float,
+            min_repeats: int = 3, max_repeats: int = 15) -> Point:
+    """Median time of ``variant`` on ``cost`` after a checked warm-up run."""
+    n = len(cost)
+    peer = variant in PEERS
+    if peer:
+        dist, first = time_peer(variant, cost)
+        check = check_result(cost, dist)
+        device = f"CPU (scipy/networkx)"
+    else:
+        result = solve(cost, variant=variant)  # warm-up: JIT, first launch, allocations
+        if result.variant != variant:
+            raise RuntimeError(result.note)
+        check = check_result(cost, result.dist, result.route)
+        first, device = result.seconds, result.device
+    ends, kernels = [], []
+    repeats = max(1, min_repeats if first * min_repeats < 4 * budget_s else 1)
+    while len(ends) < repeats or (len(ends) < max_repeats and sum(ends) < 0.5):
+        if peer:
+            _, seconds = time_peer(variant, cost)
+            ends.append(seconds), kernels.append(seconds)
+        else:
+            r = solve(cost, variant=variant)
+            ends.append(r.seconds), kernels.append(r.kernel_seconds)
+    kernel = statistics.median(kernels)
+    ceiling = ceiling_for(device)
+    return Point(variant, graph, n, len(ends), 1e3 * statistics.median(ends), 1e3 * kernel,
+                 n**3 / kernel if kernel > 0 else float("inf"),
+                 (n**3 / kernel) / ceiling if ceiling and kernel > 0 else None, check, device)
+
+
+def largest_within(times: dict[int, float], budget_s: float) -> int | None:
+    """The largest measured n whose end-to-end median fits the budget."""
+    fitting = [n for n, ms in times.items() if ms / 1e3 <= budget_s]
+    return max(fitting) if fitting else None
+
+
+def run_benchmark(variants: list[str], sizes: Iterable[int], densities: Iterable[int],
+                  airports: dict[str, np.ndarray], budget_s: float, command: str,
+                  progress: Callable[[str], None] = lambda _: None,
+                  bisect_steps: int = 4) -> Report:
+    """Every variant over the size ladder (stopping past the budget), refine the largest n within
+    the budget by bisection, then each airport. Returns the report."""
+    report = Report(command=command, machine=machine_info(), budget_s=budget_s)
+    sizes = sorted(set(sizes))
+    for density in densities:
+        graph = f"random-{density}%"
+        for variant in variants:
+            times: dict[int, float] = {}
+
+            def point(n):
+                progress(f"{variant:14s} {graph:11s} n={n}")
+                p = measure(variant, paper_random_graph(n, density, seed=n), graph, budget_s)
+                report.points.append(p)
+                times[n] = p.median_ms
+                return p.median_ms / 1e3 <= budget_s
+
+            over = None
+            for n in sizes:
+                if not point(n):
+                    over = n
+                    break
+            lo = largest_within(times, budget_s)
+            if over and lo and bisect_steps:  # refine between the last fit and the first miss
+                hi = over
+                for _ in range(bisect_steps):
+                    mid = (lo + hi) // 2
+                    if mid in (lo, hi):
+                        break
+                    lo, hi = (mid, hi) if point(mid) else (lo, mid)
+            report.answers.setdefault(variant, {})[graph] = {
+                "largest_n_within_budget": largest_within(times, budget_s),
+                "budget_exceeded_at": over,
+                "ms_at_500": times.get(500)}
+    for name, cost in airports.items():
+        for variant in variants:
+            progress(f"{variant:14s} {name:11s} n={len(cost)}")
+            report.points.append(measure(variant, cost, name, budget_s))
+    return report
+
+
+def format_table(report: Report) -> str:
+    rows = [f"{'variant':14s} {'graph':12s} {'n':>6s} {'ms e2e':>10s} {'ms solve':>10s} "
+            f"{'relax/s':>9s} {'ceiling':>8s}  check"]
+    for p in report.points:
+        ceiling = f"{100 * p.ceiling_fraction:7.1f}%" if p.ceiling_fraction else f"{'-':>8s}"
+        rows.append(f"{p.variant:14s} {p.graph:12s} {p.n:6d} {p.median_ms:10.3f} "
+                    f"{p.kernel_median_ms:10.3f} {p.relaxations_per_s:9.2e} {ceiling}  {p.check}")
+    rows.append("")
+    rows.append(f"Largest n within {report.budget_s:g} s (end to end) and time at n = 500:")
+    for variant, graphs in report.answers.items():
+        for graph, a in graphs.items():
+            at500 = f"{a['ms_at_500']:.3f} ms" if a["ms_at_500"] is not None else "-"
+            rows.append(f"  {variant:14s} {graph:12s} largest n {a['largest_n_within_budget']!s:>6s}"
+                        f"   n=500: {at500}")
+    return "\n".join(rows)
+
+
+def write_csv(report: Report, path) -> None:
+    import csv
+    with open(path, "w", newline="") as f:
+        w = csv.writer(f)
+        names = list(Point.__dataclass_fields__)
+        w.writerow(names)
+        for p in report.points:
+            w.writerow([getattr(p, k) for k in names])
+
+
+def load_report(path) -> Report:
+    """A saved benchmark (the JSON written by ``python main.py bench``)."""
+    data = json.loads(open(path, encoding="utf-8").read())
+    points = [Point(**p) for p in data.pop("points")]
+    return Report(points=points, **data)

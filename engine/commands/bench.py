@@ -1,0 +1,74 @@
+"""`python main.py bench`: time Floyd–Warshall variants and peers, write a table, JSON and CSV."""
+
+import shlex
+import sys
+import time
+from pathlib import Path
+
+from ..apsp import variants
+from ..bench import DEFAULT_LADDER, PEERS, format_table, run_benchmark, write_csv
+
+
+def add_arguments(p):
+    p.add_argument("--variants", nargs="+", metavar="NAME",
+                   help="variants and peers to time (default: every available variant, then "
+                        "scipy and networkx)")
+    p.add_argument("--sizes", nargs="+", type=int, metavar="N",
+                   help=f"vertex counts (default: {' '.join(map(str, DEFAULT_LADDER))}, each "
+                        "variant stopping at the first size over the budget)")
+    p.add_argument("--density", nargs="+", type=int, default=[15, 85], metavar="PCT",
+                   help="edge densities of the paper's random graphs (default: 15 85)")
+    p.add_argument("--budget", type=float, default=2.0, metavar="SECONDS",
+                   help="time budget per solve: the ladder stops past it and the largest n "
+                        "within it is reported (default: 2, the paper's question)")
+    p.add_argument("--airports", nargs="*", metavar="NAME",
+                   help="bundled airports to time on their bag-aware cost (default: all; "
+                        "give the flag alone for none)")
+    p.add_argument("--no-bisect", action="store_true", help="skip refining the largest n")
+    p.add_argument("--out", default="bench-results", metavar="DIR",
+                   help="folder for bench.json and bench.csv (default: bench-results)")
+
+
+def airport_costs(names):
+    from ..cost import bag_aware_cost_matrix
+    from ..layout_io import bundled_airports, load_airport
+    files = bundled_airports()
+    chosen = files if names is None else {n: files[n] for n in names}
+    costs = {}
+    for name, path in chosen.items():
+        airport = load_airport(path)
+        costs[name] = bag_aware_cost_matrix(airport)
+    return costs
+
+
+def run(args) -> int:
+    names = args.variants or [v.name for v in variants() if v.available] + list(PEERS)
+    known = {v.name for v in variants()} | set(PEERS)
+    unknown = [n for n in names if n not in known]
+    if unknown:
+        print(f"bench: unknown variant(s) {', '.join(unknown)}; choose from {', '.join(sorted(known))}",
+              file=sys.stderr)
+        return 2
+    airports = airport_costs(args.airports if args.airports is not None else None)
+    if args.airports == []:
+        airports = {}
+    started = time.perf_counter()
+
+    def progress(what):
+        print(f"\r[{time.perf_counter() - started:7.1f} s] {what:50s}", end="", file=sys.stderr,
+              flush=True)
+
+    command = "python main.py bench " + " ".join(shlex.quote(a) for a in sys.argv[2:])
+    report = run_benchmark(names, args.sizes or DEFAULT_LADDER, args.density, airports,
+                           args.budget, command, progress, bisect_steps=0 if args.no_bisect else 4)
+    print(file=sys.stderr)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "bench.json").write_text(report.to_json(), encoding="utf-8")
+    write_csv(report, out / "bench.csv")
+    machine = report.machine
+    print(f"{command}\nmachine: {machine.get('gpu', 'no GPU')}; {machine['processor']}, "
+          f"{machine['cpu_threads']} CPU threads; numba {machine['numba']}")
+    print(format_table(report))
+    print(f"\nwrote {out / 'bench.json'} and {out / 'bench.csv'}")
+    return 0
