@@ -12,8 +12,9 @@ from tests.apsp_reference import assert_routes_sum_to_distances, scipy_distances
 
 
 def solve_blocked(cost, block, threads):
-    dist32, routes, seconds = run(to_int32_costs(cost), block=block, threads=threads)
-    return APSPResult(to_float_distances(dist32), routes, "cpu-blocked", seconds, seconds, "CPU")
+    w = to_int32_costs(cost)
+    dist32, routes, seconds = run(w, block=block, threads=threads)
+    return APSPResult(to_float_distances(dist32), routes, "cpu-blocked", seconds, seconds, "CPU", w)
 
 
 @pytest.mark.parametrize("threads", [1, 2, 3])

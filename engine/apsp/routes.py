@@ -12,6 +12,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .matrix import INF
+
 
 @dataclass(frozen=True)
 class RouteMatrix:
@@ -19,20 +21,51 @@ class RouteMatrix:
     matrix: np.ndarray  # n×n int32
 
 
-def walk(routes: RouteMatrix, reachable: np.ndarray, i: int, j: int) -> list[int]:
-    """Vertices from ``i`` to ``j``: ``[i]`` when ``i == j``, ``[]`` when unreachable."""
-    n = reachable.shape[0]
+def walk(routes: RouteMatrix, dist: np.ndarray, cost: np.ndarray, i: int, j: int) -> list[int]:
+    """Vertices from ``i`` to ``j``: ``[i]`` when ``i == j``, ``[]`` when unreachable.
+
+    ``dist`` is the float distance matrix, ``cost`` the int32 input the variant solved."""
+    n = dist.shape[0]
     if not (0 <= i < n and 0 <= j < n):
         raise IndexError(f"vertex out of range: ({i}, {j}) for a graph of {n} vertices")
     if i == j:
         return [i]
-    if not reachable[i, j]:
+    if not np.isfinite(dist[i, j]):
         return []
-    if routes.kind == "predecessor":
-        return _walk_predecessors(routes.matrix, i, j)
-    if routes.kind == "via":
-        return _without_loops(_walk_via(routes.matrix, i, j))
+    try:
+        if routes.kind == "predecessor":
+            return _walk_predecessors(routes.matrix, i, j)
+        if routes.kind == "via":
+            return _without_loops(_walk_via(routes.matrix, i, j))
+    except _Loop:
+        return _tight_edge_route(dist, cost, i, j)
     raise ValueError(f"unknown route matrix kind {routes.kind!r}")
+
+
+class _Loop(Exception):
+    """The route matrix cycles (zero-cost cycles): rebuild the route from the distances."""
+
+
+def _tight_edge_route(dist: np.ndarray, cost: np.ndarray, i: int, j: int) -> list[int]:
+    """Fewest-hop shortest route from i to j along edges that keep ``dist[i]`` exact."""
+    row = dist[i]
+    parent = np.full(len(row), -1)
+    parent[i] = i
+    frontier = [i]
+    while frontier and parent[j] < 0:
+        reached = []
+        for a in frontier:
+            edge = cost[a] < INF
+            tight = np.flatnonzero(edge & (row[a] + cost[a] == row) & (parent < 0))
+            parent[tight] = a
+            reached.extend(tight.tolist())
+        frontier = reached
+    if parent[j] < 0:
+        raise RuntimeError(f"distances are not consistent with the costs on route {i}->{j}")
+    route = [j]
+    while route[-1] != i:
+        route.append(int(parent[route[-1]]))
+    return route[::-1]
 
 
 def _without_loops(route: list[int]) -> list[int]:
@@ -57,7 +90,7 @@ def _walk_predecessors(pred: np.ndarray, i: int, j: int) -> list[int]:
     while route[-1] != i:
         p = int(pred[i, route[-1]])
         if p < 0 or len(route) > n:
-            raise RuntimeError(f"inconsistent predecessor matrix on route {i}->{j}")
+            raise _Loop()
         route.append(p)
     return route[::-1]
 
@@ -72,7 +105,7 @@ def _walk_via(via: np.ndarray, i: int, j: int) -> list[int]:
         if k < 0:
             route.append(b)
             if len(route) > n * n:
-                raise RuntimeError(f"inconsistent via matrix on route {i}->{j}")
+                raise _Loop()
         else:
             stack.append((k, b))
             stack.append((a, k))

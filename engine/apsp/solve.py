@@ -45,7 +45,7 @@ def _run(variant, w: np.ndarray, note: str | None = None) -> APSPResult:
     seconds = time.perf_counter() - start
     return APSPResult(dist=to_float_distances(dist32), routes=routes, variant=variant.name,
                       seconds=seconds, kernel_seconds=kernel_seconds,
-                      device=_device_name(variant.family), note=note)
+                      device=_device_name(variant.family), cost=w, note=note)
 
 
 def _device_name(family: str) -> str:
