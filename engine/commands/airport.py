@@ -1,0 +1,69 @@
+"""`python main.py airport check FILE…` and `python main.py airport generate --gates N --seed S -o FILE`."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    sub = parser.add_subparsers(dest="action", required=True)
+    check = sub.add_parser("check", help="validate layout files (.json or .graphml); non-zero exit if any is bad")
+    check.add_argument("files", nargs="+", type=Path, metavar="FILE")
+    gen = sub.add_parser("generate", help="write a synthetic airport (same seed, same file)")
+    gen.add_argument("--gates", type=int, required=True, help="number of contact gates (>= 1)")
+    gen.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    gen.add_argument("-o", "--output", type=Path, required=True, metavar="FILE",
+                     help="where to write (.json; .graphml writes GraphML)")
+
+
+def run(args) -> int:
+    return _check(args.files) if args.action == "check" else _generate(args)
+
+
+def summary(airport) -> str:
+    c = airport.counts()
+    one_way = sum(r.one_way for r in airport.roads)
+    fleets = ", ".join(f"{f.count}×{f.capacity} bags at {f.depot}" for f in airport.fleets)
+    return (f"{airport.name}: {len(airport.nodes)} nodes ({c['gate']} gates, {c['sort']} sort, "
+            f"{c['depot']} depots, {c['junction']} junctions), {len(airport.roads)} roads "
+            f"({one_way} one-way), {airport.tugs()} tugs ({fleets}), "
+            f"{sum(airport.bags.values())} bags waiting")
+
+
+def load_any(path: Path):
+    from engine.graphml import load_graphml
+    from engine.layout_io import load_airport
+    return load_graphml(path) if path.suffix.lower() == ".graphml" else load_airport(path)
+
+
+def _check(files) -> int:
+    from engine.layout_io import LayoutError
+    bad = 0
+    for path in files:
+        try:
+            airport = load_any(path)
+        except LayoutError as exc:
+            bad += 1
+            print(f"{path}: BAD, {len(exc.problems)} problem(s)", file=sys.stderr)
+            print(str(exc), file=sys.stderr)
+            continue
+        print(f"{path}: OK  {summary(airport)}")
+    return 1 if bad else 0
+
+
+def _generate(args) -> int:
+    from engine.generate import generate_airport
+    from engine.graphml import save_graphml
+    from engine.layout_io import save_airport
+    if args.gates < 1:
+        print(f"--gates must be at least 1, got {args.gates}", file=sys.stderr)
+        return 2
+    airport = generate_airport(args.gates, args.seed)
+    if args.output.suffix.lower() == ".graphml":
+        save_graphml(airport, args.output)
+    else:
+        save_airport(airport, args.output)
+    print(f"{args.output}: {summary(airport)}")
+    return 0

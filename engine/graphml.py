@@ -1,0 +1,108 @@
+"""GraphML import and export through networkx, so layouts drawn in other tools can come in.
+
+Export writes a directed graph: one edge per road (a -> b) with ``length_m``, ``seconds`` and
+``one_way`` and ``road`` (its position in the file, so the order survives); nodes carry ``kind``, ``name``, ``x``, ``y`` and ``bags``; the graph carries
+``name``, ``description``, ``inspired_by`` and ``fleets`` (a JSON list). Import reads that back
+unchanged, and is lenient with foreign files: an undirected graph gives two-way roads, a missing
+kind is a junction, a missing length is the straight-line distance, missing seconds come from
+the default speed, and with no fleets each depot gets a default fleet. Everything then passes the
+same validation as a JSON file (``LayoutError``).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import networkx as nx
+
+from .layout import Airport
+from .layout_io import LayoutError, airport_from_dict
+
+DEFAULT_FLEET = {"count": 4, "capacity": 40, "speed_mps": 5.5}
+
+
+def airport_to_graph(airport: Airport) -> nx.DiGraph:
+    g = nx.DiGraph(name=airport.name, description=airport.description,
+                   inspired_by=airport.inspired_by,
+                   fleets=json.dumps([{"depot": f.depot, "count": f.count, "capacity": f.capacity,
+                                       "speed_mps": f.speed_mps} for f in airport.fleets]))
+    for n in airport.nodes:
+        g.add_node(n.id, kind=n.kind, name=n.name, x=float(n.x), y=float(n.y),
+                   bags=int(airport.bags.get(n.id, 0)))
+    for i, r in enumerate(airport.roads):
+        g.add_edge(r.a, r.b, length_m=float(r.length_m), seconds=float(r.seconds),
+                   one_way=bool(r.one_way), road=i)
+    return g
+
+
+def save_graphml(airport: Airport, path) -> None:
+    nx.write_graphml(airport_to_graph(airport), str(path))
+
+
+def graph_to_airport(g: nx.Graph, source="<graph>") -> Airport:
+    """Build and validate an ``Airport`` from a networkx graph (``LayoutError`` on problems)."""
+    directed = g.is_directed()
+    nodes, bags, problems = [], {}, []
+    for node_id, d in g.nodes(data=True):
+        item = {"id": str(node_id), "kind": d.get("kind", "junction"), "name": str(d.get("name", node_id))}
+        for key in ("x", "y"):
+            if key in d:
+                item[key] = _float(d[key])
+        nodes.append(item)
+        if d.get("bags"):
+            bags[str(node_id)] = _int(d["bags"])
+    xy = {n["id"]: (n.get("x"), n.get("y")) for n in nodes}
+    roads = []
+    edges = list(g.edges(data=True))
+    if all("road" in d for _, _, d in edges):   # our own export: keep the file's road order
+        edges.sort(key=lambda e: _int(e[2]["road"]) if isinstance(_int(e[2]["road"]), int) else 0)
+    for a, b, d in edges:
+        a, b = str(a), str(b)
+        road = {"a": a, "b": b}
+        if "length_m" in d:
+            road["length_m"] = _float(d["length_m"])
+        elif None not in xy[a] + xy[b] and all(isinstance(v, float) for v in xy[a] + xy[b]):
+            road["length_m"] = round(math.dist(xy[a], xy[b]), 1)
+        if "seconds" in d:
+            road["seconds"] = _float(d["seconds"])
+        road["one_way"] = bool(d.get("one_way", False)) if directed else False
+        roads.append(road)
+    try:
+        fleets = json.loads(g.graph["fleets"]) if "fleets" in g.graph else None
+    except (TypeError, json.JSONDecodeError) as exc:
+        problems.append(f"graph attribute 'fleets': not a JSON list ({exc})")
+        fleets = []
+    if fleets is None:
+        fleets = [{"depot": n["id"], **DEFAULT_FLEET} for n in nodes if n["kind"] == "depot"]
+    if problems:
+        raise LayoutError(source, problems)
+    doc = {"name": str(g.graph.get("name") or Path(str(source)).stem),
+           "description": str(g.graph.get("description", "")),
+           "inspired_by": str(g.graph.get("inspired_by", "")),
+           "nodes": nodes, "roads": roads, "fleets": fleets, "bags": bags}
+    return airport_from_dict(doc, source=source)
+
+
+def load_graphml(path) -> Airport:
+    path = Path(path)
+    try:
+        g = nx.read_graphml(str(path))
+    except Exception as exc:  # networkx raises several kinds for malformed XML
+        raise LayoutError(path, [f"not readable as GraphML: {exc}"]) from None
+    return graph_to_airport(g, source=path)
+
+
+def _float(v):
+    try:
+        return float(v)
+    except (TypeError, ValueError):
+        return v  # validation names it
+
+
+def _int(v):
+    try:
+        return int(v)
+    except (TypeError, ValueError):
+        return v

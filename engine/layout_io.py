@@ -1,0 +1,350 @@
+"""Read, check and write airport layout files (JSON; the format is in ``airports/README.md``).
+
+Loading is pure: it builds a new ``Airport`` or raises ``LayoutError`` listing every problem
+found; it never returns a half-loaded airport and never touches one loaded before.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections import deque
+from pathlib import Path
+
+from .layout import KINDS, Airport, Fleet, Node, Road
+
+FORMAT = "bagroute-airport"
+VERSION = 1
+DEFAULT_SPEED_KMH = 20.0   # apron service roads: tugs towing carts are limited to ~20-25 km/h
+
+AIRPORTS_DIR = Path(__file__).resolve().parents[1] / "airports"
+
+_TOP_KEYS = {"format", "version", "name", "description", "inspired_by", "default_speed_kmh",
+             "nodes", "roads", "fleets", "bags"}
+_NODE_KEYS = {"id", "kind", "name", "x", "y"}
+_ROAD_KEYS = {"a", "b", "length_m", "seconds", "speed_kmh", "one_way"}
+_FLEET_KEYS = {"depot", "count", "capacity", "speed_mps"}
+
+
+class LayoutError(ValueError):
+    """A layout that cannot be used. ``problems`` holds one "item: what is wrong" per problem;
+    ``str()`` gives one line per problem, each prefixed with the file."""
+
+    def __init__(self, file, problems: list[str]):
+        self.file = str(file)
+        self.problems = list(problems)
+        super().__init__("\n".join(f"{self.file}: {p}" for p in self.problems))
+
+
+# -- reading -----------------------------------------------------------------------------------
+
+def load_airport(path) -> Airport:
+    """Read and validate the airport in ``path``; raise ``LayoutError`` with every problem."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise LayoutError(path, [f"cannot read the file: {exc}"]) from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise LayoutError(path, [f"line {exc.lineno}, column {exc.colno}: malformed JSON: {exc.msg}"]) from None
+    return airport_from_dict(data, source=path)
+
+
+def airport_from_dict(data, source="<data>") -> Airport:
+    """Validate a decoded layout document and build the ``Airport``; ``LayoutError`` otherwise."""
+    p: list[str] = []
+    if not isinstance(data, dict):
+        raise LayoutError(source, ["top level: expected a JSON object {...}"])
+    for key in sorted(set(data) - _TOP_KEYS):
+        p.append(f"top level: unknown field {key!r}")
+    if data.get("format", FORMAT) != FORMAT:
+        p.append(f"top level: format is {data.get('format')!r}, expected {FORMAT!r}")
+    if data.get("version", VERSION) != VERSION:
+        p.append(f"top level: version {data.get('version')!r} is not supported (expected {VERSION})")
+    name = _text(data, "name", "top level", p, required=True)
+    description = _text(data, "description", "top level", p)
+    inspired_by = _text(data, "inspired_by", "top level", p)
+    default_speed = data.get("default_speed_kmh", DEFAULT_SPEED_KMH)
+    if not _positive(default_speed):
+        p.append(f"top level: default_speed_kmh must be a positive number, got {default_speed!r}")
+        default_speed = DEFAULT_SPEED_KMH
+
+    nodes = _nodes(data.get("nodes"), p)
+    ids = {n.id for n in nodes}
+    roads = _roads(data.get("roads"), ids, float(default_speed), p)
+    fleets = _fleets(data.get("fleets"), ids, p)
+    bags = _bags(data.get("bags", {}), ids, p)
+    if not p:
+        _check_reachability(nodes, roads, fleets, p)
+    if p:
+        raise LayoutError(source, p)
+    return Airport(name=name, description=description, inspired_by=inspired_by,
+                   nodes=nodes, roads=roads, fleets=fleets, bags=bags)
+
+
+def _text(obj, key, item, p, required=False) -> str:
+    value = obj.get(key)
+    if value is None:
+        if required:
+            p.append(f"{item}: missing {key!r}")
+        return ""
+    if not isinstance(value, str):
+        p.append(f"{item}: {key!r} must be text, got {value!r}")
+        return ""
+    if required and not value.strip():
+        p.append(f"{item}: {key!r} is empty")
+    return value
+
+
+def _number(value) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def _positive(value) -> bool:
+    return _number(value) and value > 0
+
+
+def _count(value, minimum) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= minimum
+
+
+def _list(value, what, p) -> list:
+    if value is None:
+        p.append(f"top level: missing {what!r} (a list)")
+        return []
+    if not isinstance(value, list):
+        p.append(f"top level: {what!r} must be a list")
+        return []
+    return value
+
+
+def _nodes(raw, p) -> list[Node]:
+    raw = _list(raw, "nodes", p)
+    if not raw and "top level: missing 'nodes' (a list)" not in p:
+        p.append("top level: 'nodes' is empty; an airport needs at least one node")
+    nodes, seen = [], {}
+    for i, obj in enumerate(raw):
+        item = f"node #{i + 1}"
+        if not isinstance(obj, dict):
+            p.append(f"{item}: expected an object, got {obj!r}")
+            continue
+        node_id = obj.get("id")
+        if not isinstance(node_id, str) or not node_id.strip():
+            p.append(f"{item}: missing or empty 'id'")
+            continue
+        item = f"node #{i + 1} ({node_id!r})"
+        if node_id in seen:
+            p.append(f"{item}: duplicate id, already used by node #{seen[node_id] + 1}")
+            continue
+        seen[node_id] = i
+        ok = True
+        for key in sorted(set(obj) - _NODE_KEYS):
+            p.append(f"{item}: unknown field {key!r}")
+            ok = False
+        kind = obj.get("kind")
+        if kind not in KINDS:
+            p.append(f"{item}: bad kind {kind!r}; expected one of {', '.join(KINDS)}")
+            ok = False
+        name = obj.get("name", node_id)
+        if not isinstance(name, str):
+            p.append(f"{item}: 'name' must be text, got {name!r}")
+            ok = False
+        for key in ("x", "y"):
+            if key not in obj:
+                p.append(f"{item}: missing position {key!r} (metres)")
+                ok = False
+            elif not _number(obj[key]):
+                p.append(f"{item}: position {key!r} must be a number of metres, got {obj[key]!r}")
+                ok = False
+        if ok:
+            nodes.append(Node(node_id, kind, name, float(obj["x"]), float(obj["y"])))
+        else:
+            nodes.append(Node(node_id, "junction", node_id, 0.0, 0.0))  # placeholder: ids stay known
+    return nodes
+
+
+def _roads(raw, ids, default_speed_kmh, p) -> list[Road]:
+    raw = _list(raw, "roads", p)
+    roads, seen = [], {}
+    for i, obj in enumerate(raw):
+        item = f"road #{i + 1}"
+        if not isinstance(obj, dict):
+            p.append(f"{item}: expected an object, got {obj!r}")
+            continue
+        a, b = obj.get("a"), obj.get("b")
+        item = f"road #{i + 1} ({a} -> {b})"
+        ok = True
+        for key in sorted(set(obj) - _ROAD_KEYS):
+            p.append(f"{item}: unknown field {key!r}")
+            ok = False
+        for end, value in (("a", a), ("b", b)):
+            if value is None:
+                p.append(f"{item}: missing end {end!r}")
+                ok = False
+            elif value not in ids:
+                p.append(f"{item}: unknown node {value!r}")
+                ok = False
+        if ok and a == b:
+            p.append(f"{item}: a road must join two different nodes")
+            ok = False
+        length = obj.get("length_m")
+        if length is None:
+            p.append(f"{item}: missing length_m")
+            ok = False
+        elif not _number(length) or length < 0:
+            p.append(f"{item}: length_m must be a non-negative number of metres, got {length!r}")
+            ok = False
+        one_way = obj.get("one_way", False)
+        if not isinstance(one_way, bool):
+            p.append(f"{item}: one_way must be true or false, got {one_way!r}")
+            ok = False
+        seconds = obj.get("seconds")
+        speed = obj.get("speed_kmh", default_speed_kmh)
+        if seconds is not None:
+            if not _positive(seconds):
+                p.append(f"{item}: seconds must be a positive number, got {seconds!r}")
+                ok = False
+        elif not _positive(speed):
+            p.append(f"{item}: speed_kmh must be a positive number, got {speed!r}")
+            ok = False
+        if not ok:
+            continue
+        if seconds is None:
+            seconds = round(float(length) / (float(speed) / 3.6), 1) or 0.1
+        for key in ((a, b),) if one_way else ((a, b), (b, a)):
+            if key in seen:
+                p.append(f"{item}: duplicate road, {key[0]} -> {key[1]} is already road #{seen[key] + 1}")
+                ok = False
+            seen.setdefault(key, i)
+        if ok:
+            roads.append(Road(a, b, float(length), float(seconds), one_way))
+    return roads
+
+
+def _fleets(raw, ids, p) -> list[Fleet]:
+    raw = _list(raw, "fleets", p)
+    if isinstance(raw, list) and not raw and "top level: missing 'fleets' (a list)" not in p:
+        p.append("top level: 'fleets' is empty; an airport needs at least one tug fleet")
+    fleets = []
+    for i, obj in enumerate(raw):
+        item = f"fleet #{i + 1}"
+        if not isinstance(obj, dict):
+            p.append(f"{item}: expected an object, got {obj!r}")
+            continue
+        depot = obj.get("depot")
+        item = f"fleet #{i + 1} (depot {depot})"
+        ok = True
+        for key in sorted(set(obj) - _FLEET_KEYS):
+            p.append(f"{item}: unknown field {key!r}")
+            ok = False
+        if depot not in ids:
+            p.append(f"{item}: unknown depot {depot!r}" if depot is not None else f"{item}: missing 'depot'")
+            ok = False
+        for key in ("count", "capacity"):
+            if not _count(obj.get(key), 1):
+                p.append(f"{item}: {key} must be a whole number >= 1, got {obj.get(key)!r}")
+                ok = False
+        if not _positive(obj.get("speed_mps")):
+            p.append(f"{item}: speed_mps must be a positive number, got {obj.get('speed_mps')!r}")
+            ok = False
+        if ok:
+            fleets.append(Fleet(depot, obj["count"], obj["capacity"], float(obj["speed_mps"])))
+    return fleets
+
+
+def _bags(raw, ids, p) -> dict[str, int]:
+    if not isinstance(raw, dict):
+        p.append("top level: 'bags' must be an object {node id: bags}")
+        return {}
+    bags = {}
+    for node_id, count in raw.items():
+        if node_id not in ids:
+            p.append(f"bags at {node_id!r}: unknown node")
+        elif not _count(count, 0):
+            p.append(f"bags at {node_id!r}: must be a whole number >= 0, got {count!r}")
+        else:
+            bags[node_id] = count
+    return bags
+
+
+def _check_reachability(nodes, roads, fleets, p) -> None:
+    """Every gate must be reachable by road from at least one fleet's depot."""
+    out: dict[str, list[str]] = {n.id: [] for n in nodes}
+    for r in roads:
+        out[r.a].append(r.b)
+        if not r.one_way:
+            out[r.b].append(r.a)
+    seen = {f.depot for f in fleets}
+    queue = deque(seen)
+    while queue:
+        for nxt in out[queue.popleft()]:
+            if nxt not in seen:
+                seen.add(nxt)
+                queue.append(nxt)
+    for n in nodes:
+        if n.kind == "gate" and n.id not in seen:
+            p.append(f"node {n.id!r} (gate {n.name}): no tug can reach it from any depot")
+
+
+# -- writing -----------------------------------------------------------------------------------
+
+def _num(v: float):
+    return int(v) if float(v).is_integer() else round(float(v), 3)
+
+
+def airport_to_dict(airport: Airport) -> dict:
+    """The JSON document for ``airport`` (defaults left out: name == id, one_way false)."""
+    nodes = []
+    for n in airport.nodes:
+        d = {"id": n.id, "kind": n.kind}
+        if n.name != n.id:
+            d["name"] = n.name
+        d["x"], d["y"] = _num(n.x), _num(n.y)
+        nodes.append(d)
+    roads = []
+    for r in airport.roads:
+        d = {"a": r.a, "b": r.b, "length_m": _num(r.length_m), "seconds": _num(r.seconds)}
+        if r.one_way:
+            d["one_way"] = True
+        roads.append(d)
+    return {
+        "format": FORMAT, "version": VERSION,
+        "name": airport.name, "description": airport.description, "inspired_by": airport.inspired_by,
+        "fleets": [{"depot": f.depot, "count": f.count, "capacity": f.capacity,
+                    "speed_mps": _num(f.speed_mps)} for f in airport.fleets],
+        "bags": {k: v for k, v in airport.bags.items()},
+        "nodes": nodes, "roads": roads,
+    }
+
+
+def dumps_airport(airport: Airport) -> str:
+    """Compact but readable JSON: header fields indented, one node / road / fleet per line."""
+    d = airport_to_dict(airport)
+    dump = lambda v: json.dumps(v, ensure_ascii=False, separators=(", ", ": "))  # noqa: E731
+    lines = ["{"]
+    for key in ("format", "version", "name", "description", "inspired_by"):
+        lines.append(f'  "{key}": {dump(d[key])},')
+    lines.append(f'  "bags": {dump(d["bags"])},')
+    for key in ("fleets", "nodes", "roads"):
+        items = d[key]
+        last = key == "roads"
+        if not items:
+            lines.append(f'  "{key}": []' + ("" if last else ","))
+            continue
+        lines.append(f'  "{key}": [')
+        lines += [f"    {dump(item)}" + ("," if i < len(items) - 1 else "") for i, item in enumerate(items)]
+        lines.append("  ]" + ("" if last else ","))
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def save_airport(airport: Airport, path) -> None:
+    """Write ``airport`` to ``path`` (UTF-8, deterministic byte for byte)."""
+    Path(path).write_text(dumps_airport(airport), encoding="utf-8", newline="\n")
+
+
+def bundled_airports() -> dict[str, Path]:
+    """Name (file stem) -> file of every airport shipped in ``airports/``, sorted by name."""
+    return {f.stem: f for f in sorted(AIRPORTS_DIR.glob("*.json"))}
