@@ -1,6 +1,6 @@
 """BagRoute: `python main.py` opens the app; sub-commands do headless work.
 
-    python main.py                      the desktop app on a bundled airport
+    python main.py [AIRPORT.json]       the desktop app (default: the paper's 5-gate example)
     python main.py bench …              Floyd–Warshall benchmark (see --help)
     python main.py airport check|generate …
     python main.py simulate AIRPORT …
@@ -21,8 +21,8 @@ COMMANDS = {
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    if not argv or argv[0].startswith("-") and argv[0] not in ("-h", "--help"):
-        argv = ["app", *argv]
+    if not argv or argv[0] not in COMMANDS and argv[0] not in ("-h", "--help"):
+        argv = ["app", *argv]  # `python main.py [FILE] [options]` opens the app
     parser = argparse.ArgumentParser(prog="python main.py", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)

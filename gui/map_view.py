@@ -1,0 +1,405 @@
+"""The airport map: roads, nodes by kind with names and waiting bags, and a highlighted route.
+
+A pyqtgraph plot with a locked aspect ratio (metres on both axes): drag to pan, wheel to zoom,
+``fit()`` to frame the whole airport. Clicking near a node emits ``nodeClicked(node_id)``; the
+window decides what a click means (From, then To).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QPoint, QPointF, Qt, Signal
+from PySide6.QtGui import QColor, QFont, QPainterPath, QPen, QTransform
+from PySide6.QtWidgets import QWidget
+
+BACKGROUND = "#f6f7f9"
+ROAD = "#b8c0cc"
+ROAD_LABEL = "#5b6573"
+ROUTE = "#e8590c"
+ROUTE_DARK = "#a63c06"
+ROUTE_CASING = "#ffffff"
+FROM_RING = "#2f9e44"
+TO_RING = "#c92a2a"
+BAG_FILL = "#fcc419"
+BAG_TEXT = "#5c3d00"
+NAME_TEXT = "#1f2933"
+
+
+@dataclass(frozen=True)
+class KindStyle:
+    label: str
+    symbol: str
+    size: float
+    color: str
+
+
+KIND_STYLES = {
+    "gate": KindStyle("Gate", "o", 20, "#1c7ed6"),
+    "sort": KindStyle("Sort station", "s", 20, "#7048e8"),
+    "depot": KindStyle("Tug depot", "h", 22, "#2b8a3e"),
+    "junction": KindStyle("Junction", "o", 9, "#868e96"),
+}
+ROAD_LABELS_UP_TO = 60      # roads: beyond this many, travel times on roads would be clutter
+NAME_LABELS_UP_TO = 400     # nodes: beyond this many, names only in tooltips (issue 5: by zoom)
+DENSE_NODES = 300           # beyond this many nodes, smaller symbols (issue 5: by zoom)
+BADGE_WORDS_UP_TO = 12      # nodes with bags: beyond this many, badges show the number only
+BADGES_UP_TO = 80           # nodes with bags: beyond this many, halos only
+PICK_TOLERANCE_PX = 16
+ARROW_AT = 0.64             # arrow heads sit past the middle of a road; its label sits at the middle
+
+
+def _arrow_path(angle_deg: float) -> QPainterPath:
+    """A unit arrow head pointing along +x, rotated by ``angle_deg`` (screen, y down)."""
+    path = QPainterPath()
+    path.moveTo(0.55, 0.0)
+    path.lineTo(-0.45, -0.42)
+    path.lineTo(-0.2, 0.0)
+    path.lineTo(-0.45, 0.42)
+    path.closeSubpath()
+    return QTransform().rotate(angle_deg).map(path)
+
+
+_ARROW_CACHE: dict[int, QPainterPath] = {}
+
+
+def arrow_symbol(dx: float, dy: float) -> QPainterPath:
+    """Arrow symbol for direction (dx, dy) in data coordinates (y up), quantised to 3 degrees."""
+    angle = round(math.degrees(math.atan2(-dy, dx)) / 3) * 3
+    if angle not in _ARROW_CACHE:
+        _ARROW_CACHE[angle] = _arrow_path(angle)
+    return _ARROW_CACHE[angle]
+
+
+class AirportMapView(pg.PlotWidget):
+    """Draws one airport; ``set_route`` highlights a route, ``set_endpoints`` marks From/To."""
+
+    nodeClicked = Signal(str)
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent, background=BACKGROUND)
+        self.airport = None
+        self._pos: dict[str, tuple[float, float]] = {}
+        self._lanes: dict[tuple[str, str], tuple[np.ndarray, np.ndarray]] = {}
+        self._items: list = []
+        self._bag_items: list = []
+        self._route_items: list = []
+        self._endpoint_item = None
+        self._route: list[str] = []
+        self._endpoints: tuple[str | None, str | None] = (None, None)
+        self._legend = None
+        self._scale_bar = None
+
+        item = self.getPlotItem()
+        item.hideAxis("left")
+        item.hideAxis("bottom")
+        item.setMenuEnabled(False)
+        item.hideButtons()
+        self.setAspectLocked(True)
+        self.setAntialiasing(True)
+        self.scene().sigMouseClicked.connect(self._on_scene_clicked)
+
+    # -- the airport ------------------------------------------------------------------------
+
+    def set_airport(self, airport) -> None:
+        """Draw ``airport`` from scratch (roads, nodes, names, bags) and fit it in view."""
+        self.clear_route()
+        for it in self._items + self._bag_items:
+            self.removeItem(it)
+        self._items, self._bag_items = [], []
+        for overlay in (self._legend, self._scale_bar):  # parented to the view box, not plotted
+            if overlay is not None and overlay.scene() is not None:
+                overlay.scene().removeItem(overlay)
+        self._legend = self._scale_bar = None
+
+        self.airport = airport
+        self._pos = {n.id: (float(n.x), float(n.y)) for n in airport.nodes}
+        self._lanes = self._lane_geometry(airport)
+        self._legend = pg.LegendItem(offset=(12, 12), labelTextColor=NAME_TEXT,
+                                     brush=pg.mkBrush(255, 255, 255, 220),
+                                     pen=pg.mkPen("#ced4da"), labelTextSize="9pt",
+                                     verSpacing=-4)
+        self._legend.setParentItem(self.getPlotItem().vb)
+        self._draw_roads(airport)
+        self._draw_nodes(airport)
+        self._draw_bags(airport.bags)
+        self._legend.addItem(pg.PlotDataItem(pen=pg.mkPen(ROUTE, width=5)), "Shortest route")
+        self._add_scale_bar()
+        self.fit()
+
+    def set_bags(self, bags: dict[str, int]) -> None:
+        """Redraw the waiting-bag badges (the rest of the map stays)."""
+        if self._legend is not None:
+            self._legend.removeItem("Bags waiting")
+        for it in self._bag_items:
+            self.removeItem(it)
+        self._bag_items = []
+        self._draw_bags(bags)
+
+    def fit(self) -> None:
+        """Frame the whole airport with a margin."""
+        if not self._pos:
+            return
+        xy = np.array(list(self._pos.values()))
+        lo, hi = xy.min(axis=0), xy.max(axis=0)
+        span = max(float((hi - lo).max()), 1.0)
+        pad = 0.12 * span
+        self.getPlotItem().vb.setRange(xRange=(lo[0] - pad, hi[0] + pad),
+                                       yRange=(lo[1] - pad, hi[1] + pad), padding=0)
+
+    # -- route and endpoints ------------------------------------------------------------------
+
+    def set_route(self, route: list[str]) -> None:
+        """Highlight ``route`` (node ids in order); an empty list clears it."""
+        self.clear_route()
+        self._route = list(route)
+        if len(route) < 2:
+            return
+        xs, ys, arrows = [], [], []
+        every = max(1, math.ceil((len(route) - 1) / 10))  # long routes: about ten arrows
+        for leg, (a, b) in enumerate(zip(route, route[1:])):
+            (x0, x1), (y0, y1) = self._segment(a, b)
+            xs += [x0, x1]
+            ys += [y0, y1]
+            if leg % every == 0:
+                t = ARROW_AT
+                arrows.append((x0 + t * (x1 - x0), y0 + t * (y1 - y0), x1 - x0, y1 - y0))
+        casing = pg.PlotDataItem(xs, ys, connect="pairs", pen=pg.mkPen(ROUTE_CASING, width=11))
+        line = pg.PlotDataItem(xs, ys, connect="pairs",
+                               pen=pg.mkPen(ROUTE, width=6, cap=Qt.PenCapStyle.RoundCap))
+        heads = pg.ScatterPlotItem(
+            [a[0] for a in arrows], [a[1] for a in arrows], size=22,
+            symbol=[arrow_symbol(a[2], a[3]) for a in arrows],
+            brush=pg.mkBrush(ROUTE_DARK), pen=pg.mkPen(ROUTE_CASING, width=1.5))
+        for z, it in ((5, casing), (6, line), (7, heads)):
+            it.setZValue(z)
+            self.addItem(it)
+            self._route_items.append(it)
+
+    def clear_route(self) -> None:
+        for it in self._route_items:
+            self.removeItem(it)
+        self._route_items = []
+        self._route = []
+
+    @property
+    def route(self) -> list[str]:
+        return list(self._route)
+
+    def set_endpoints(self, from_id: str | None, to_id: str | None) -> None:
+        """Ring the From node in green and the To node in red."""
+        self._endpoints = (from_id, to_id)
+        if self._endpoint_item is not None:
+            self.removeItem(self._endpoint_item)
+            self._endpoint_item = None
+        spots = []
+        for node_id, color in ((from_id, FROM_RING), (to_id, TO_RING)):
+            if node_id in self._pos:
+                x, y = self._pos[node_id]
+                spots.append({"pos": (x, y), "size": 34, "symbol": "o",
+                              "pen": pg.mkPen(color, width=4), "brush": pg.mkBrush(None)})
+        if spots:
+            self._endpoint_item = pg.ScatterPlotItem(spots=spots)
+            self._endpoint_item.setZValue(9)
+            self.addItem(self._endpoint_item)
+
+    # -- picking ----------------------------------------------------------------------------
+
+    def node_at(self, x: float, y: float, tolerance_px: float = PICK_TOLERANCE_PX) -> str | None:
+        """The node nearest the data point (x, y) within ``tolerance_px`` screen pixels."""
+        if not self._pos:
+            return None
+        px, py = self.getPlotItem().vb.viewPixelSize()
+        px, py = px or 1.0, py or 1.0
+        best, best_d = None, float(tolerance_px)
+        for node_id, (nx, ny) in self._pos.items():
+            d = math.hypot((nx - x) / px, (ny - y) / py)
+            if d <= best_d:
+                best, best_d = node_id, d
+        return best
+
+    def pick(self, node_id: str) -> None:
+        """Act as if the user clicked ``node_id`` (keyboard access and tests)."""
+        if node_id not in self._pos:
+            raise KeyError(f"no node {node_id!r} on the map")
+        self.nodeClicked.emit(node_id)
+
+    def widget_pos(self, node_id: str) -> QPoint:
+        """Where ``node_id`` is drawn, in this widget's coordinates (for simulated clicks)."""
+        scene = self.getPlotItem().vb.mapViewToScene(QPointF(*self._pos[node_id]))
+        return self.mapFromScene(scene)
+
+    def _on_scene_clicked(self, event) -> None:
+        if event.button() != Qt.MouseButton.LeftButton or event.double():
+            return
+        vb = self.getPlotItem().vb
+        if not vb.sceneBoundingRect().contains(event.scenePos()):
+            return
+        p = vb.mapSceneToView(event.scenePos())
+        node_id = self.node_at(p.x(), p.y())
+        if node_id is not None:
+            event.accept()
+            self.nodeClicked.emit(node_id)
+
+    # -- drawing ------------------------------------------------------------------------------
+
+    def _add(self, item, z: float):
+        item.setZValue(z)
+        self.addItem(item)
+        self._items.append(item)
+        return item
+
+    @staticmethod
+    def _lane_geometry(airport) -> dict[tuple[str, str], tuple[np.ndarray, np.ndarray]]:
+        """Start and end point of each directed lane; opposite one-way roads drawn side by side."""
+        pos = {n.id: np.array([n.x, n.y], dtype=float) for n in airport.nodes}
+        xy = np.array(list(pos.values())) if pos else np.zeros((1, 2))
+        offset = 0.012 * max(float(np.ptp(xy, axis=0).max()), 1.0)
+        one_way = {(r.a, r.b) for r in airport.roads if r.one_way}
+        lanes = {}
+        for r in airport.roads:
+            p, q = pos[r.a], pos[r.b]
+            if r.one_way and (r.b, r.a) in one_way:
+                d = q - p
+                n = np.array([d[1], -d[0]]) / (np.linalg.norm(d) or 1.0)  # right of travel
+                p, q = p + offset * n, q + offset * n
+            lanes[(r.a, r.b)] = (p, q)
+            if not r.one_way:
+                lanes.setdefault((r.b, r.a), (q, p))
+        return lanes
+
+    def _segment(self, a: str, b: str) -> tuple[tuple[float, float], tuple[float, float]]:
+        """((x0, x1), (y0, y1)) of the lane a->b, or the straight line when there is none."""
+        p, q = self._lanes.get((a, b), (np.array(self._pos[a]), np.array(self._pos[b])))
+        return (float(p[0]), float(q[0])), (float(p[1]), float(q[1]))
+
+    def _draw_roads(self, airport) -> None:
+        xs, ys, arrows, labels = [], [], [], []
+        for r in airport.roads:
+            (x0, x1), (y0, y1) = self._segment(r.a, r.b)
+            xs += [x0, x1]
+            ys += [y0, y1]
+            if r.one_way:
+                t = ARROW_AT
+                arrows.append((x0 + t * (x1 - x0), y0 + t * (y1 - y0), x1 - x0, y1 - y0))
+            labels.append(((x0 + x1) / 2, (y0 + y1) / 2, r.seconds))
+        if xs:
+            self._add(pg.PlotDataItem(xs, ys, connect="pairs",
+                                      pen=pg.mkPen(ROAD, width=4, cap=Qt.PenCapStyle.RoundCap)), 1)
+        if arrows:
+            self._add(pg.ScatterPlotItem(
+                [a[0] for a in arrows], [a[1] for a in arrows],
+                size=17 if len(arrows) <= 100 else 10,
+                symbol=[arrow_symbol(a[2], a[3]) for a in arrows],
+                brush=pg.mkBrush("#6b7684"), pen=pg.mkPen(BACKGROUND, width=1)), 2)
+        if len(airport.roads) <= ROAD_LABELS_UP_TO:
+            font = QFont()
+            font.setPointSizeF(8)
+            for x, y, seconds in labels:
+                label = pg.TextItem(_format_seconds(seconds), color=ROAD_LABEL, anchor=(0.5, 0.5),
+                                    fill=pg.mkBrush(246, 247, 249, 215))
+                label.setFont(font)
+                label.setPos(x, y)
+                self._add(label, 8)  # above the highlighted route: its time stays readable
+
+    def _draw_nodes(self, airport) -> None:
+        by_kind: dict[str, list] = {}
+        for n in airport.nodes:
+            by_kind.setdefault(n.kind, []).append(n)
+        for kind in KIND_STYLES:  # legend in a stable order
+            nodes = by_kind.get(kind)
+            if not nodes:
+                continue
+            style = KIND_STYLES[kind]
+            dense = len(airport.nodes) > DENSE_NODES
+            size = style.size * (0.6 if dense else 1.0)
+            if kind == "junction" and dense:
+                size = 4  # the roads already show where they meet
+            scatter = pg.ScatterPlotItem(
+                [n.x for n in nodes], [n.y for n in nodes], data=[n.id for n in nodes],
+                symbol=style.symbol, size=size, brush=pg.mkBrush(style.color),
+                pen=pg.mkPen("w", width=1 if dense else 2), hoverable=True,
+                hoverPen=pg.mkPen("#212529", width=2), tip=self._tip, name=style.label)
+            self._add(scatter, 9.5 if kind == "junction" else 10)
+            self._legend.addItem(scatter, f"{style.label} ({len(nodes)})")
+
+        if len(airport.nodes) <= NAME_LABELS_UP_TO:
+            font = QFont()
+            font.setPointSizeF(9 if len(airport.nodes) <= 40 else 7.5)
+            font.setBold(True)
+            for n in airport.nodes:
+                if n.kind == "junction" and len(airport.nodes) > 40:
+                    continue
+                label = pg.TextItem(n.name, color=NAME_TEXT, anchor=(0.5, -0.55))
+                label.setFont(font)
+                label.setPos(n.x, n.y)
+                self._add(label, 11)
+
+    def _draw_bags(self, bags: dict[str, int]) -> None:
+        font = QFont()
+        font.setPointSizeF(8.5)
+        font.setBold(True)
+        waiting = [(node_id, int(c)) for node_id, c in bags.items() if c and node_id in self._pos]
+        if not waiting:
+            return
+        most = max(c for _, c in waiting)
+        base, spread = (8, 10) if len(self._pos) > DENSE_NODES else (24, 26)
+        halo = pg.ScatterPlotItem(
+            [self._pos[i][0] for i, _ in waiting], [self._pos[i][1] for i, _ in waiting],
+            size=[(base + spread * math.sqrt(c / most)) for _, c in waiting], symbol="o",
+            brush=pg.mkBrush(252, 196, 25, 90), pen=pg.mkPen(None), name="Bags waiting")
+        halo.setZValue(4)
+        self.addItem(halo)
+        self._bag_items.append(halo)
+        self._legend.addItem(pg.ScatterPlotItem(symbol="s", size=11, brush=pg.mkBrush(BAG_FILL),
+                                                pen=pg.mkPen("#e0a800")), "Bags waiting")
+        if len(waiting) > BADGES_UP_TO:
+            return  # a hub: the halo sizes tell the story; counts are in each node's tooltip
+        compact = len(waiting) > BADGE_WORDS_UP_TO  # many badges: just the number
+        for node_id, count in waiting:
+            text = str(count) if compact else f"{count} bag{'s' if count != 1 else ''}"
+            badge = pg.TextItem(text, color=BAG_TEXT,
+                                anchor=(-0.25, 1.25), fill=pg.mkBrush(BAG_FILL),
+                                border=pg.mkPen("#e0a800"))
+            badge.setFont(font)
+            badge.setPos(*self._pos[node_id])
+            badge.setZValue(12)
+            self.addItem(badge)
+            self._bag_items.append(badge)
+
+    def _add_scale_bar(self) -> None:
+        xy = np.array(list(self._pos.values()))
+        span = float(np.ptp(xy, axis=0).max()) if len(xy) else 0.0
+        if span <= 0:
+            return
+        raw = span / 5
+        magnitude = 10 ** math.floor(math.log10(raw))
+        size = next(m * magnitude for m in (1, 2, 5, 10) if m * magnitude >= raw)
+        self._scale_bar = pg.ScaleBar(size=size, suffix="m", brush=pg.mkBrush("#495057"),
+                                      pen=pg.mkPen("#495057"), offset=(-20, -20))
+        self._scale_bar.setParentItem(self.getPlotItem().vb)
+        self._scale_bar.text.setColor(QColor("#495057"))
+
+    def _tip(self, x, y, data) -> str:
+        a = self.airport
+        if a is None:
+            return ""
+        n = a.node(data)
+        style = KIND_STYLES.get(n.kind)
+        bags = int(a.bags.get(n.id, 0))
+        lines = [f"{n.name} — {style.label if style else n.kind}"]
+        if n.name != n.id:
+            lines.append(f"id {n.id}")
+        lines.append(f"{bags} bag{'s' if bags != 1 else ''} waiting")
+        lines.append("click: set From, then To")
+        return "\n".join(lines)
+
+
+def _format_seconds(seconds: float) -> str:
+    if seconds < 60:
+        return f"{seconds:g} s"
+    m, s = divmod(int(round(seconds)), 60)
+    return f"{m} min {s:02d} s" if s else f"{m} min"

@@ -1,0 +1,71 @@
+"""The worker thread: solves off the UI thread, newest request wins, stale answers are dropped."""
+
+import threading
+
+import numpy as np
+
+from engine.apsp import solve
+from gui.solver_worker import SolverWorker
+
+INF = np.inf
+COST = np.array([[0, 3, INF], [INF, 0, 4], [1, INF, 0]], dtype=float)
+
+
+def test_solve_runs_off_the_ui_thread_and_reports_the_result(qtbot):
+    threads = []
+
+    def recording_solve(cost, variant):
+        threads.append(threading.current_thread())
+        return solve(cost, variant)
+
+    worker = SolverWorker(solve_fn=recording_solve)
+    with qtbot.waitSignal(worker.solved, timeout=60_000) as got:
+        job = worker.submit(COST, "cpu-linear", context="ctx")
+    done_job, result = got.args
+    assert done_job is job and done_job.context == "ctx"
+    assert result.dist[0, 2] == 7 and result.route(0, 2) == [0, 1, 2]
+    assert threads and threads[0] is not threading.main_thread()
+    worker.shutdown()
+
+
+def test_only_the_newest_request_is_answered(qtbot):
+    release, started = threading.Event(), threading.Event()
+    answered = []
+
+    def gated(cost, variant):
+        started.set()
+        release.wait(30)
+        return solve(cost, variant)
+
+    worker = SolverWorker(solve_fn=gated)
+    worker.solved.connect(lambda job, result: answered.append(job.generation))
+    first = worker.submit(COST, "cpu-linear")
+    assert started.wait(30)
+    worker.submit(COST * 2, "cpu-linear")          # queued behind the running one
+    third = worker.submit(COST * 3, "cpu-linear")  # supersedes the queued one before it runs
+    release.set()
+    qtbot.waitUntil(lambda: not worker.busy, timeout=60_000)
+    assert answered == [third.generation]
+    assert worker.dropped == 1  # the running first one finished and was dropped
+    assert first.generation < third.generation
+    worker.shutdown()
+
+
+def test_a_failing_solve_is_reported_not_raised(qtbot):
+    worker = SolverWorker(solve_fn=solve)
+    with qtbot.waitSignal(worker.failed, timeout=60_000) as got:
+        worker.submit(np.array([[0, -1], [1, 0]], dtype=float), "cpu-linear")
+    assert "negative" in got.args[1].lower()
+    worker.shutdown()
+
+
+def test_cancel_drops_the_outstanding_answer(qtbot):
+    worker = SolverWorker(solve_fn=solve)
+    answered = []
+    worker.solved.connect(lambda *a: answered.append(a))
+    worker.submit(COST, "cpu-linear")
+    worker.cancel()
+    qtbot.waitUntil(lambda: not worker.busy, timeout=60_000)
+    qtbot.wait(50)
+    assert answered == []
+    worker.shutdown()
