@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import Iterable
 
 from PySide6.QtCore import Qt, Signal
@@ -10,9 +11,11 @@ from PySide6.QtWidgets import QComboBox, QWidget
 
 from engine.apsp import variants as all_variants
 
-# Preferred default: the fastest GPU variant where there is a GPU, else the threaded CPU one.
-PREFERENCE = ("gpu-blocked", "gpu-shared", "gpu-coalesced", "gpu-linear", "cpu-blocked",
-              "cpu-linear")
+AUTO = SimpleNamespace(name="auto", available=True, reason=None,
+                       description="auto: the fastest variant for this graph's size on this "
+                                   "machine, chosen from timings measured at first use")
+# Preferred default: auto, else the fastest GPU variant where there is a GPU, else the CPU.
+PREFERENCE = ("auto", "gpu-fast", "gpu-blocked", "cpu-blocked", "cpu-linear")
 
 
 class VariantPicker(QComboBox):
@@ -22,7 +25,7 @@ class VariantPicker(QComboBox):
 
     def __init__(self, parent: QWidget | None = None, variants: Iterable | None = None):
         super().__init__(parent)
-        self._variants = list(all_variants() if variants is None else variants)
+        self._variants = [AUTO, *all_variants()] if variants is None else list(variants)
         model = QStandardItemModel(self)
         for v in self._variants:
             item = QStandardItem(v.name)

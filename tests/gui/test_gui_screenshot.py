@@ -1,6 +1,7 @@
 """`python main.py app --screenshot FILE` opens the window, waits for the route, saves a PNG."""
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -20,10 +21,10 @@ def test_screenshot_command_saves_the_window_once_the_route_is_shown(tmp_path):
          "--from", "A1", "--to", "A5", "--screenshot", str(shot), "--size", "1000x700"],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stdout + done.stderr
-    if HAS_GPU:
-        assert "Ran gpu-blocked" in done.stdout
-    else:
-        assert "Ran cpu-blocked on CPU" in done.stdout and "no GPU (" in done.stdout
+    # The default variant is auto: on 5 nodes a CPU variant wins, GPU or not.
+    assert re.search(r"Ran cpu-(linear|blocked) on CPU", done.stdout), done.stdout
+    if not HAS_GPU:
+        assert "no GPU (" in done.stdout
     assert "bag-aware cost" in done.stdout
     image = QImage(str(shot))
     assert (image.width(), image.height()) == (1000, 700)

@@ -121,9 +121,10 @@ def test_switching_variant_solves_again_with_it(qtbot, window):
     assert window.settings.value("solver/variant") == "cpu-linear"
 
 
-def test_every_engine_variant_is_listed(window):
+def test_auto_then_every_engine_variant_is_listed(window):
     from engine.apsp import variants
-    assert window.panel.variant_picker.names() == [v.name for v in variants()]
+    assert window.panel.variant_picker.names() == ["auto"] + [v.name for v in variants()]
+    assert window.panel.variant_picker.default_variant() == "auto"
 
 
 def test_bad_json_file_shows_the_problem_and_keeps_the_old_airport(qtbot, window, tmp_path):
