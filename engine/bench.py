@@ -155,7 +155,7 @@ def measure(variant: str, cost: np.ndarray, graph: str, budget_s: float,
 
 
 def largest_within(times: dict[int, float], budget_s: float) -> int | None:
-    """The largest measured n whose end-to-end median fits the budget."""
+    """The largest measured n whose solve-time median (ms) fits the budget."""
     fitting = [n for n, ms in times.items() if ms / 1e3 <= budget_s]
     return max(fitting) if fitting else None
 
@@ -171,14 +171,15 @@ def run_benchmark(variants: list[str], sizes: Iterable[int], densities: Iterable
     for density in densities:
         graph = f"random-{density}%"
         for variant in variants:
-            times: dict[int, float] = {}
+            times: dict[int, float] = {}  # solve-only medians: the paper's question
+            end_to_end: dict[int, float] = {}
 
             def point(n):
                 progress(f"{variant:14s} {graph:11s} n={n}")
                 p = measure(variant, paper_random_graph(n, density, seed=n), graph, budget_s)
                 report.points.append(p)
-                times[n] = p.median_ms
-                return p.median_ms / 1e3 <= budget_s
+                times[n], end_to_end[n] = p.kernel_median_ms, p.median_ms
+                return p.kernel_median_ms / 1e3 <= budget_s
 
             over = None
             for n in sizes:
@@ -196,7 +197,8 @@ def run_benchmark(variants: list[str], sizes: Iterable[int], densities: Iterable
             report.answers.setdefault(variant, {})[graph] = {
                 "largest_n_within_budget": largest_within(times, budget_s),
                 "budget_exceeded_at": over,
-                "ms_at_500": times.get(500)}
+                "ms_at_500": times.get(500),
+                "ms_at_500_end_to_end": end_to_end.get(500)}
     for name, cost in airports.items():
         for variant in variants:
             progress(f"{variant:14s} {name:11s} n={len(cost)}")
@@ -212,10 +214,11 @@ def format_table(report: Report) -> str:
         rows.append(f"{p.variant:14s} {p.graph:12s} {p.n:6d} {p.median_ms:10.3f} "
                     f"{p.kernel_median_ms:10.3f} {p.relaxations_per_s:9.2e} {ceiling}  {p.check}")
     rows.append("")
-    rows.append(f"Largest n within {report.budget_s:g} s (end to end) and time at n = 500:")
+    rows.append(f"Largest n solved within {report.budget_s:g} s, and n = 500 (solve / end to end):")
     for variant, graphs in report.answers.items():
         for graph, a in graphs.items():
-            at500 = f"{a['ms_at_500']:.3f} ms" if a["ms_at_500"] is not None else "-"
+            at500 = (f"{a['ms_at_500']:.3f} / {a['ms_at_500_end_to_end']:.3f} ms"
+                     if a["ms_at_500"] is not None else "-")
             rows.append(f"  {variant:14s} {graph:12s} largest n {a['largest_n_within_budget']!s:>6s}"
                         f"   n=500: {at500}")
     return "\n".join(rows)

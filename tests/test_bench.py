@@ -27,7 +27,7 @@ def test_bench_command_writes_json_and_csv_with_every_field(tmp_path, capsys):
     assert data["answers"]["cpu-blocked"]["random-15%"]["largest_n_within_budget"] == 40
     csv_lines = (tmp_path / "bench.csv").read_text().splitlines()
     assert len(csv_lines) == 1 + len(data["points"])
-    assert "Largest n within 2 s" in capsys.readouterr().out
+    assert "Largest n solved within 2 s" in capsys.readouterr().out
     assert load_report(tmp_path / "bench.json").points[0].variant == "cpu-linear"
 
 
