@@ -1,0 +1,153 @@
+"""The bag-aware all-pairs problem on the paper's vertices — gates, sort stations, depots (where
+tugs stop and bags wait) — computed exactly from the full road graph, routes kept on real roads.
+
+Bags wait only at key nodes, so a bag-aware cost differs from plain travel time only on roads
+touching a key node; roads between two junctions never change. So:
+
+- once: all-pairs on the junction-only subgraph (``D_J``, with ``engine.apsp.solve``);
+- on each bag change: the condensed graph on key nodes, whose edge u -> v is the cheapest road
+  path from u to v through junctions only (first road u -> j1, ``D_J[j1, j2]``, last road
+  j2 -> v) or a direct road; then all-pairs on it with the chosen variant.
+
+Every route between key nodes splits at the key nodes it passes into such segments, so the
+condensed distances equal the full graph's exactly; a condensed route is expanded back to the
+roads (first road, junction route, last road). On a hub (~230 key nodes among ~2,250) a
+recompute costs milliseconds instead of a second, so it can follow every change of the bags.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numba
+import numpy as np
+
+from ..apsp import solve
+from ..cost import bag_aware_weights
+from .network import RoadNetwork, _walk
+
+
+class KeyGraph:
+    def __init__(self, net: RoadNetwork, key: np.ndarray, variant: str):
+        self.net = net
+        e = net.edges
+        self.key_nodes = np.flatnonzero(key)
+        self.junctions = np.flatnonzero(~key)
+        n = net.n
+        self.kidx = np.full(n, -1, dtype=np.int64)
+        self.kidx[self.key_nodes] = np.arange(len(self.key_nodes))
+        jidx = np.full(n, -1, dtype=np.int64)
+        jidx[self.junctions] = np.arange(len(self.junctions))
+        src_key, dst_key = key[e.src], key[e.dst]
+        self.kj = np.flatnonzero(src_key & ~dst_key)      # edges key -> junction
+        self.jk = np.flatnonzero(~src_key & dst_key)      # edges junction -> key
+        self.kk = np.flatnonzero(src_key & dst_key & (e.src != e.dst))
+        jj = np.flatnonzero(~src_key & ~dst_key & (e.src != e.dst))
+        # order the key -> junction edges by source so each key node's are contiguous
+        self.kj = self.kj[np.lexsort((self.kj, self.kidx[e.src[self.kj]]))]
+        self.kj_u = self.kidx[e.src[self.kj]]
+        self.kj_j = jidx[e.dst[self.kj]]
+        self.kj_ptr = np.searchsorted(self.kj_u, np.arange(len(self.key_nodes) + 1))
+        self.jk_j = jidx[e.src[self.jk]]
+        self.jk_v = self.kidx[e.dst[self.jk]]
+        self.kk_u, self.kk_v = self.kidx[e.src[self.kk]], self.kidx[e.dst[self.kk]]
+        nj = len(self.junctions)
+        # junction-only subgraph: static (no bags wait at junctions)
+        wj = np.full((nj, nj), np.inf)
+        np.minimum.at(wj, (jidx[e.src[jj]], jidx[e.dst[jj]]), e.deciseconds[jj])
+        np.fill_diagonal(wj, 0.0)
+        self.wj = wj
+        self.solves = []
+        if nj:
+            r = solve(wj, variant)
+            self.dj = r.dist
+            self.solves.append((r.variant, r.seconds, r.note))
+        else:
+            self.dj = np.zeros((0, 0))
+        src = jidx[e.src[jj]]
+        order = np.lexsort((jidx[e.dst[jj]], src))
+        self.j_indptr = np.searchsorted(src[order], np.arange(nj + 1)).astype(np.int64)
+        self.j_indices = jidx[e.dst[jj]][order].astype(np.int64)
+        nk = len(self.key_nodes)
+        # the condensed graph is complete: every other key node is a neighbour (no self-loops)
+        self.k_indptr = np.arange(0, nk * (nk - 1) + 1, max(nk - 1, 1), dtype=np.int64)[:nk + 1]
+        grid = np.tile(np.arange(nk, dtype=np.int64), (nk, 1))
+        self.k_indices = grid[~np.eye(nk, dtype=bool)].ravel()
+        self.wk = self.dk = self.first = self.last = None
+        self.build_seconds = 0.0
+
+    def update(self, counts: np.ndarray, variant: str):
+        """Condensed bag-aware costs for the bags ``counts`` waiting per node; then solve."""
+        start = time.perf_counter()
+        w = bag_aware_weights(self.net.edges, counts)
+        self.wk, self.first, self.last = _condense(
+            len(self.key_nodes), self.kj_ptr, self.kj_j, w[self.kj], self.jk_j, self.jk_v,
+            w[self.jk], self.kk_u, self.kk_v, w[self.kk], self.dj)
+        self.build_seconds = time.perf_counter() - start
+        r = solve(self.wk, variant)
+        self.dk = r.dist
+        return r
+
+    def dist(self, s: int, nodes: np.ndarray) -> np.ndarray:
+        """Bag-aware distances from key node ``s`` to key ``nodes`` (deciseconds)."""
+        return self.dk[self.kidx[s], self.kidx[nodes]]
+
+    def route(self, i: int, j: int) -> np.ndarray:
+        """Road route i -> j (key nodes) of the bag-aware shortest distance; empty if none."""
+        a, b = int(self.kidx[i]), int(self.kidx[j])
+        if a < 0 or b < 0:
+            raise ValueError(f"route between non-key nodes {i} -> {j}")
+        if a == b:
+            return np.array([i], dtype=np.int64)
+        if not np.isfinite(self.dk[a, b]):
+            return np.empty(0, dtype=np.int64)
+        hops = _walk(self.k_indptr, self.k_indices, self.wk, self.dk, a, b)
+        out = [i]
+        for x, y in zip(hops[:-1].tolist(), hops[1:].tolist()):
+            f = int(self.first[x, y])
+            if f >= 0:
+                j1, j2 = int(self.kj_j[f]), int(self.jk_j[self.last[x, y]])
+                inner = (np.array([j1]) if j1 == j2 else
+                         _walk(self.j_indptr, self.j_indices, self.wj, self.dj, j1, j2))
+                out.extend(self.junctions[inner].tolist())
+            out.append(int(self.key_nodes[y]))
+        return np.asarray(out, dtype=np.int64)
+
+
+@numba.njit(cache=True)
+def _condense(nk, kj_ptr, kj_j, kj_w, jk_j, jk_v, jk_w, kk_u, kk_v, kk_w, dj):
+    wk = np.full((nk, nk), np.inf)
+    first = np.full((nk, nk), -1, dtype=np.int64)
+    last = np.full((nk, nk), -1, dtype=np.int64)
+    nj = dj.shape[0]
+    best = np.empty(nj)
+    arg = np.empty(nj, dtype=np.int64)
+    for u in range(nk):
+        for j2 in range(nj):
+            best[j2] = np.inf
+            arg[j2] = -1
+        for k in range(kj_ptr[u], kj_ptr[u + 1]):
+            j1 = kj_j[k]
+            for j2 in range(nj):
+                c = kj_w[k] + dj[j1, j2]
+                if c < best[j2]:
+                    best[j2] = c
+                    arg[j2] = k
+        for k in range(jk_j.shape[0]):
+            j2 = jk_j[k]
+            v = jk_v[k]
+            c = best[j2] + jk_w[k]
+            if c < wk[u, v]:
+                wk[u, v] = c
+                first[u, v] = arg[j2]
+                last[u, v] = k
+    for k in range(kk_u.shape[0]):
+        u, v = kk_u[k], kk_v[k]
+        if kk_w[k] <= wk[u, v]:
+            wk[u, v] = kk_w[k]
+            first[u, v] = -1
+            last[u, v] = -1
+    for u in range(nk):
+        wk[u, u] = 0.0
+        first[u, u] = -1
+    return wk, first, last

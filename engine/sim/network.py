@@ -1,0 +1,125 @@
+"""The road network as tugs drive it: adjacency, per-road tug times, and routes walked out of a
+distance matrix with a fixed tie-break, so every Floyd–Warshall variant gives the same route.
+
+Why not ``APSPResult.route``: variants agree on distances (exact integers) but may break ties
+between equal-cost routes differently; the simulation must not depend on the variant, so a route
+is rebuilt from ``dist`` alone, taking at each vertex the lowest-numbered neighbour that stays on
+a shortest route.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from ..cost import DECISECONDS, edge_arrays
+from ..layout import Airport
+
+
+class RoadNetwork:
+    """CSR adjacency of the drivable directions, with each direction's tug time and length."""
+
+    def __init__(self, airport: Airport, speed_mps: float):
+        e = edge_arrays(airport)
+        index = {n.id: i for i, n in enumerate(airport.nodes)}
+        secs, lens = [], []
+        for r in airport.roads:
+            # A tug never beats its own top speed, whatever the road allows.
+            t = max(float(r.seconds), float(r.length_m) / speed_mps)
+            secs.append(t), lens.append(float(r.length_m))
+            if not r.one_way:
+                secs.append(t), lens.append(float(r.length_m))
+        self.n = e.n
+        self.edges = e
+        self.speed_mps = float(speed_mps)
+        src, dst = e.src, e.dst
+        sec = np.asarray(secs, dtype=np.float64)
+        length = np.asarray(lens, dtype=np.float64)
+        # One entry per (u, v): the quickest of parallel roads.
+        order = np.lexsort((sec, dst, src))
+        src, dst, sec, length = src[order], dst[order], sec[order], length[order]
+        keep = np.ones(len(src), dtype=bool)
+        keep[1:] = (src[1:] != src[:-1]) | (dst[1:] != dst[:-1])
+        keep &= src != dst
+        src, dst, sec, length = src[keep], dst[keep], sec[keep], length[keep]
+        self.indptr = np.zeros(self.n + 1, dtype=np.int64)
+        np.add.at(self.indptr, src + 1, 1)
+        self.indptr = np.cumsum(self.indptr)
+        self.indices = dst.astype(np.int64)
+        self.seconds = sec                       # tug seconds per CSR entry
+        self.length_m = length
+        self.x = np.array([nd.x for nd in airport.nodes], dtype=np.float64)
+        self.y = np.array([nd.y for nd in airport.nodes], dtype=np.float64)
+        self.index = index
+
+    def time_matrix(self) -> np.ndarray:
+        """Tug travel time per road in whole deciseconds (>= 1); inf elsewhere, 0 on the diagonal."""
+        m = np.full((self.n, self.n), np.inf)
+        src = np.repeat(np.arange(self.n), np.diff(self.indptr))
+        m[src, self.indices] = np.maximum(1.0, np.rint(self.seconds * DECISECONDS))
+        np.fill_diagonal(m, 0.0)
+        return m
+
+    def route(self, weights: np.ndarray, dist: np.ndarray, i: int, j: int) -> np.ndarray:
+        """Vertices of the canonical shortest route i -> j under ``weights`` (the matrix ``dist``
+        was solved from); empty when unreachable, ``[i]`` when i == j."""
+        if i == j:
+            return np.array([i], dtype=np.int64)
+        if not np.isfinite(dist[i, j]):
+            return np.empty(0, dtype=np.int64)
+        return _walk(self.indptr, self.indices, weights, dist, i, j)
+
+    def leg_times(self, path: np.ndarray) -> tuple[np.ndarray, float]:
+        """Cumulative tug seconds at each vertex of ``path`` (starting at 0) and its length (m)."""
+        return _leg_times(self.indptr, self.indices, self.seconds, self.length_m, path)
+
+    def is_road(self, u: int, v: int) -> bool:
+        lo, hi = self.indptr[u], self.indptr[u + 1]
+        return bool((self.indices[lo:hi] == v).any())
+
+    def road(self, u: int, v: int) -> tuple[float, float]:
+        """(tug seconds, length m) of the road u -> v."""
+        lo, hi = self.indptr[u], self.indptr[u + 1]
+        k = lo + int(np.flatnonzero(self.indices[lo:hi] == v)[0])
+        return float(self.seconds[k]), float(self.length_m[k])
+
+
+@numba.njit(cache=True)
+def _walk(indptr, indices, weights, dist, i, j):
+    n = indptr.shape[0] - 1
+    out = np.empty(n, dtype=np.int64)
+    out[0] = i
+    m = 1
+    u = i
+    while u != j:
+        nxt = -1
+        target = dist[u, j]
+        for k in range(indptr[u], indptr[u + 1]):
+            v = indices[k]
+            if weights[u, v] + dist[v, j] == target:
+                if nxt < 0 or v < nxt:
+                    nxt = v
+        if nxt < 0 or m >= n:
+            raise RuntimeError("distance matrix inconsistent with its weights")
+        out[m] = nxt
+        m += 1
+        u = nxt
+    return out[:m].copy()
+
+
+@numba.njit(cache=True)
+def _leg_times(indptr, indices, seconds, length_m, path):
+    t = np.zeros(path.shape[0], dtype=np.float64)
+    total = 0.0
+    for a in range(path.shape[0] - 1):
+        u, v = path[a], path[a + 1]
+        found = False
+        for k in range(indptr[u], indptr[u + 1]):
+            if indices[k] == v:
+                t[a + 1] = t[a] + seconds[k]
+                total += length_m[k]
+                found = True
+                break
+        if not found:
+            raise RuntimeError("route leaves the roads")
+    return t, total

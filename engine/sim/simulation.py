@@ -1,0 +1,366 @@
+"""The simulation a GUI worker thread or the headless command steps: ``step(dt)``, ``run_until(t)``.
+
+Event-driven inside a step: bags become ready, tugs reach stops and finish handling, deadlines pass
+(a bag not delivered by its deadline is misconnected, wherever it is). Idle tugs are dispatched in
+rounds every ``dispatch_tick_s`` simulated seconds; a tug that finishes a stop is dispatched at
+once. Nothing depends on wall-clock time, so the same inputs and seed give the same day.
+"""
+
+from __future__ import annotations
+
+import heapq
+import time
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from ..layout import Airport
+from .bags import ON_TUG, WAITING, Bags, ConservationError
+from .dispatch import (PER_BAG_S, STOP_S, Pickups, RecomputePolicy, RouteTables,
+                       latest_departure, make_dispatcher)
+from .kpi import sample, summary
+from .network import RoadNetwork
+from .schedule import (Flight, Schedule, ScheduleParams, generate_flights, make_bags,
+                       usable_nodes)
+from .tugs import DRIVING, HANDLING, IDLE, Tug
+
+ARRIVE, DONE = 0, 1
+
+
+@dataclass
+class SimConfig:
+    hours: float = 24.0
+    seed: int = 0
+    tugs: int | None = None           # None: the airport's fleets; else spread over its depots
+    variant: str = "cpu-blocked"
+    policy: str = "shortest-path"     # or "baseline"
+    recompute: str = "auto"           # "change", seconds between solves, or "auto"
+    dispatch_tick_s: float = 10.0
+    kpi_every_s: float = 300.0
+    flights: list[Flight] | None = None   # a schedule read from CSV; None: generated from seed
+    params: ScheduleParams = ScheduleParams()
+    load: float = 1.0                     # multiplies the bags per flight
+
+
+def auto_recompute(n_key_nodes: int) -> str:
+    """Every change on small airports (a key-node solve is a millisecond or two); on a hub, where
+    the bags change thousands of times a day, at most every 120 simulated seconds."""
+    return "change" if n_key_nodes <= 100 else "120"
+
+
+@dataclass
+class Snapshot:
+    t: float
+    positions: np.ndarray        # tugs × (x, y) metres
+    bags_per_node: np.ndarray    # waiting bags per node, node order
+    routes: dict[int, list[int]]  # tug id -> node indices of the route it is driving
+    activity: np.ndarray         # per tug: 0 idle, 1 driving, 2 handling
+    load: np.ndarray             # bags on each tug
+    kpis: dict                   # the KPI sample at t (created, waiting, on_tug, ..., mbr)
+    finished: bool
+
+
+class Simulation:
+    def __init__(self, airport: Airport, config: SimConfig = SimConfig()):
+        start = time.perf_counter()
+        self.airport, self.config = airport, config
+        self.t = 0.0
+        self.end_time = config.hours * 3600.0
+        fleets = airport.fleets
+        speed = min(f.speed_mps for f in fleets)
+        self.net = RoadNetwork(airport, speed)
+        recompute = config.recompute
+        if recompute == "auto":
+            n_key = sum(1 for nd in airport.nodes if nd.kind != "junction")
+            recompute = auto_recompute(n_key)
+        self.tables = RouteTables(self.net, config.variant, RecomputePolicy(recompute))
+        self.dispatcher = make_dispatcher(config.policy)
+
+        depots = [airport.index(f.depot) for f in fleets]
+        usable = usable_nodes(self.tables.plain, depots)
+        self.pickable = usable.copy()
+        gates = np.array([airport.index(n.id) for n in airport.gates()], dtype=np.int64)
+        gates = gates[usable[gates]]
+        sorts = np.array([airport.index(n.id) for n in airport.sorts()], dtype=np.int64)
+        sorts = sorts[usable[sorts]] if len(sorts) else sorts
+        params = replace(config.params, transfer_mean=config.params.transfer_mean * config.load,
+                         checkin_mean=config.params.checkin_mean * config.load)
+        flights = (config.flights if config.flights is not None
+                   else generate_flights(gates, config.hours, config.seed, params))
+        starting = {airport.index(k): v for k, v in airport.bags.items() if v > 0}
+        sort_of = {}
+        if len(sorts):
+            for g in {f.gate for f in flights}:
+                to_gate = self.tables.plain[sorts, g]
+                sort_of[g] = int(sorts[np.lexsort((sorts, to_gate))[0]])
+        bagset = make_bags(flights, sorts, gates, starting, config.seed, params, sort_of)
+        self.schedule = Schedule(flights, bagset, gates)
+        key = np.zeros(self.net.n, dtype=bool)
+        key[[airport.index(n.id) for n in airport.nodes if n.kind != "junction"]] = True
+        key[depots] = True
+        key[list(starting)] = True
+        key[bagset.origin] = True
+        key[bagset.dest] = True
+        self.tables.set_key_nodes(key)
+
+        self.tugs: list[Tug] = []
+        for i, (f, d) in enumerate(zip(fleets, depots)):
+            count = f.count
+            if config.tugs is not None:   # the requested total, shared out over the fleets
+                count = config.tugs // len(fleets) + (1 if i < config.tugs % len(fleets) else 0)
+            for _ in range(count):
+                self.tugs.append(Tug(len(self.tugs), d, f.capacity, f.speed_mps, d))
+        self.capacities = np.array([t.capacity for t in self.tugs], dtype=np.int64)
+        self._load: list[list[int]] = [[] for _ in self.tugs]
+
+        self.bags = Bags(bagset, self.net.n, len(self.tugs))
+        self.pickups = Pickups(self.bags, latest_departure(bagset, self.tables.plain_s), self.net.n)
+        self._ready_ptr = 0
+        self._deadline_order = np.lexsort((np.arange(len(bagset)), bagset.deadline))
+        self._deadline_ptr = 0
+        self._events: list[tuple[float, int, int, int]] = []
+        self._seq = 0
+        self._free: list[int] = [t.id for t in self.tugs]     # idle, to dispatch next round
+        self._next_round = 0.0
+        self._round_version = -1
+        self.series: list[dict] = []
+        self._next_sample = 0.0
+        self.wall_s = time.perf_counter() - start
+
+    # -- stepping ------------------------------------------------------------------------------
+    def step(self, dt: float) -> None:
+        """Advance ``dt`` simulated seconds (not past the end of the day)."""
+        self.run_until(min(self.end_time, self.t + dt))
+
+    def run_until(self, t_end: float, check: bool = False) -> None:
+        """Process every event up to ``t_end``; with ``check``, verify conservation after each."""
+        start = time.perf_counter()
+        t_end = min(t_end, self.end_time)
+        while True:
+            t = self._next_time()
+            if t > t_end:
+                break
+            self._advance(t)
+            if check:
+                self.check()
+        self.t = max(self.t, t_end)
+        self._sample_up_to(self.t)
+        self.wall_s += time.perf_counter() - start
+
+    @property
+    def finished(self) -> bool:
+        return self.t >= self.end_time
+
+    def _next_time(self) -> float:
+        b = self.bags.set
+        t = np.inf
+        if self._ready_ptr < len(b):
+            t = b.ready[self._ready_ptr]
+        if self._events:
+            t = min(t, self._events[0][0])
+        if self._deadline_ptr < len(b):
+            t = min(t, b.deadline[self._deadline_order[self._deadline_ptr]])
+        if self._free and self.pickups.version != self._round_version:
+            t = min(t, max(self._next_round, self.t))
+        return float(t)
+
+    def _advance(self, t: float) -> None:
+        self._sample_up_to(t)
+        self.t = t
+        b = self.bags.set
+        # 1. bags becoming ready
+        hi = self._ready_ptr
+        while hi < len(b) and b.ready[hi] <= t:
+            hi += 1
+        if hi > self._ready_ptr:
+            ids = np.arange(self._ready_ptr, hi)
+            self.bags.appear(ids)
+            self.pickups.add(ids)
+            self._ready_ptr = hi
+        self.pickups.expire(t)
+        # 2. tugs reaching stops and finishing them
+        while self._events and self._events[0][0] <= t:
+            _, _, kind, k = heapq.heappop(self._events)
+            if kind == ARRIVE:
+                self._arrive(self.tugs[k])
+            else:
+                self._done(self.tugs[k])
+        # 3. deadlines passing
+        hi = self._deadline_ptr
+        order, dl = self._deadline_order, b.deadline
+        while hi < len(b) and dl[order[hi]] <= t:
+            hi += 1
+        if hi > self._deadline_ptr:
+            ids = order[self._deadline_ptr:hi]
+            self._deadline_ptr = hi
+            st = self.bags.state[ids]
+            ids = ids[(st == WAITING) | (st == ON_TUG)]
+            waiting_free = ids[(self.bags.state[ids] == WAITING) & (self.bags.reserved[ids] < 0)]
+            self.pickups.remove(waiting_free, b.origin[waiting_free])
+            self.bags.misconnect(ids, t)
+        # 4. a dispatch round for idle tugs
+        if self._free and t >= self._next_round and self.pickups.version != self._round_version:
+            self._round_version = self.pickups.version
+            free, self._free = self._free, []
+            for k in free:
+                self._dispatch(self.tugs[k])
+            self._next_round = t + self.config.dispatch_tick_s
+
+    def _schedule(self, t: float, kind: int, tug: Tug) -> None:
+        self._seq += 1
+        heapq.heappush(self._events, (t, self._seq, kind, tug.id))
+
+    # -- tugs ----------------------------------------------------------------------------------
+    def onboard(self, tug: Tug) -> np.ndarray:
+        ids = np.asarray(self._load[tug.id], dtype=np.int64)
+        if len(ids):
+            keep = (self.bags.state[ids] == ON_TUG) & (self.bags.tug[ids] == tug.id)
+            ids = ids[keep]
+            self._load[tug.id] = ids.tolist()
+        return ids
+
+    def _promised(self, tug: Tug) -> np.ndarray:
+        """Bags promised to ``tug`` that still wait for it."""
+        ids = tug.pickup
+        if len(ids):
+            ids = ids[(self.bags.state[ids] == WAITING) & (self.bags.reserved[ids] == tug.id)]
+            tug.pickup = ids
+        return ids
+
+    def _dispatch(self, tug: Tug) -> None:
+        """Give a free tug its next leg: deliver what it carries, else fetch bags, else idle."""
+        d = self.dispatcher
+        pending = self._promised(tug)
+        if len(pending):   # a stop on the way came first: now fetch the bags promised
+            if self.bags.on_tug[tug.id] < tug.capacity:
+                dests = set(np.unique(self.bags.set.dest[pending]).tolist())
+                self._drive(tug, int(self.bags.node[pending[0]]), dests)
+                return
+            self.pickups.release(pending, self.t)
+            tug.pickup = np.empty(0, dtype=np.int64)
+        ids = self.onboard(tug)
+        target = d.choose_delivery(self, tug, ids) if len(ids) else None
+        if target is not None:
+            dests = set(np.unique(self.bags.set.dest[ids]).tolist())
+            self._drive(tug, target, dests)
+            return
+        else:
+            job = d.choose_pickup(self, tug)
+            if job is not None:
+                p, pick = job
+                self.bags.reserved[pick] = tug.id
+                self.pickups.remove(pick, np.full(len(pick), p))
+                tug.pickup = pick
+                dests = set(np.unique(self.bags.set.dest[pick]).tolist())
+                self._drive(tug, p, dests)
+                return
+        tug.activity, tug.path = IDLE, np.empty(0, dtype=np.int64)
+        self._free.append(tug.id)
+
+    def _drive(self, tug: Tug, target: int, dests: set[int]) -> None:
+        path = self.dispatcher.route(self, tug.node, target, self.bags.on_tug[tug.id] > 0)
+        stop = self.dispatcher.stop_on_the_way(self, tug, path, dests)
+        if stop is not None:
+            path = path[: int(np.flatnonzero(path == stop)[0]) + 1]
+            target = stop
+        rel, length = self.net.leg_times(path)
+        tug.start_leg(path, rel, self.t, target)
+        tug.distance_m += length
+        tug.busy_s += float(rel[-1])
+        self._schedule(tug.busy_until, ARRIVE, tug)
+
+    def _arrive(self, tug: Tug) -> None:
+        """At a stop: load the bags promised here, and top up; unloading ends the stop (DONE)."""
+        tug.node = tug.target
+        tug.activity = HANDLING
+        p = tug.node
+        promised = self._promised(tug)
+        here = self.bags.node[promised] == p
+        promised, tug.pickup = promised[here], promised[~here]
+        onboard = self.onboard(tug)
+        unloading = onboard[self.bags.set.dest[onboard] == p] if len(onboard) else onboard
+        room = tug.capacity - self.bags.on_tug[tug.id]
+        if len(promised) > room:
+            self.pickups.release(promised[room:], self.t)
+            promised = promised[:room]
+        if len(promised):
+            self.bags.load(promised, tug.id, tug.capacity)
+            self._load[tug.id].extend(promised.tolist())
+        if self.pickable[p] and self.bags.on_tug[tug.id] < tug.capacity:
+            staying = onboard[self.bags.set.dest[onboard] != p] if len(onboard) else onboard
+            dests = set(np.unique(self.bags.set.dest[np.concatenate([staying, promised])]).tolist())
+            extra = self.dispatcher.top_up(self, tug, p, dests)
+            extra = extra[: tug.capacity - self.bags.on_tug[tug.id]]
+            if len(extra):
+                self.pickups.remove(extra, np.full(len(extra), p))
+                self.bags.load(extra, tug.id, tug.capacity)
+                self._load[tug.id].extend(extra.tolist())
+                promised = np.concatenate([promised, extra])
+        handling = 0.0
+        if len(promised) or len(unloading):
+            handling = STOP_S + PER_BAG_S * (len(promised) + len(unloading))
+        tug.busy_until = self.t + handling
+        tug.busy_s += handling
+        self._schedule(tug.busy_until, DONE, tug)
+
+    def _done(self, tug: Tug) -> None:
+        onboard = self.onboard(tug)
+        if len(onboard):
+            here = onboard[self.bags.set.dest[onboard] == tug.node]
+            self.bags.deliver(here, self.t)
+        self._dispatch(tug)
+
+    # -- what the GUI and the tests read ---------------------------------------------------------
+    def check(self) -> None:
+        """Bags conserved, no tug over capacity, and every promised bag has a tug coming for it
+        (``ConservationError`` otherwise)."""
+        self.bags.check(self.capacities)
+        reserved = np.flatnonzero(self.bags.reserved >= 0)
+        promised = np.zeros(len(self.bags.reserved), dtype=bool)
+        for tug in self.tugs:
+            promised[tug.pickup] = True
+        if not promised[reserved].all():
+            raise ConservationError(f"bag {reserved[~promised[reserved]][0]} is promised to a "
+                                    "tug that is not coming for it")
+
+    def tug_positions(self) -> np.ndarray:
+        """(tugs × 2) x, y in metres, interpolated along the road each tug is driving."""
+        out = np.empty((len(self.tugs), 2))
+        for i, tug in enumerate(self.tugs):
+            out[i, 0], out[i, 1], *_ = tug.position(self.t, self.net.x, self.net.y)
+        return out
+
+    def tug_states(self) -> list[dict]:
+        """Per tug: position, road being driven (u, v, fraction), activity, load, current route."""
+        rows = []
+        for tug in self.tugs:
+            x, y, u, v, f = tug.position(self.t, self.net.x, self.net.y)
+            rows.append({"id": tug.id, "x": x, "y": y, "u": u, "v": v, "fraction": f,
+                         "activity": tug.activity, "load": int(self.bags.on_tug[tug.id]),
+                         "capacity": tug.capacity,
+                         "route": tug.path.tolist() if tug.activity == DRIVING else []})
+        return rows
+
+    def routes(self) -> dict[int, list[int]]:
+        """Current route (node indices) of every driving tug."""
+        return {t.id: t.path.tolist() for t in self.tugs if t.activity == DRIVING}
+
+    def bags_per_node(self) -> np.ndarray:
+        """Waiting bags at each node, in node order."""
+        return self.bags.at_node.copy()
+
+    def kpis(self) -> dict:
+        return summary(self)
+
+    def snapshot(self) -> "Snapshot":
+        """Copies of what the map and plots draw, safe to hand to another thread (a Qt signal)."""
+        return Snapshot(self.t, self.tug_positions(), self.bags_per_node(), self.routes(),
+                        np.array([t.activity for t in self.tugs]), self.bags.on_tug.copy(),
+                        sample(self), self.finished)
+
+    def _sample_up_to(self, t: float) -> None:
+        while self._next_sample <= t:
+            saved, self.t = self.t, self._next_sample
+            self.series.append(sample(self))
+            self.t = saved
+            self._next_sample += self.config.kpi_every_s
