@@ -23,8 +23,8 @@ def add_arguments(p) -> None:
     p.add_argument("--tugs", type=int, default=None,
                    help="tugs in all, shared over the depots (default: the airport's fleets)")
     p.add_argument("--seed", type=int, default=0, help="seed of the flight schedule and bags")
-    p.add_argument("--variant", default="cpu-blocked",
-                   help="Floyd–Warshall variant for the all-pairs solves (default cpu-blocked)")
+    p.add_argument("--variant", default="auto",
+                   help="Floyd–Warshall variant for the all-pairs solves (default auto: the fastest here, measured)")
     p.add_argument("--policy", default="shortest-path", choices=sorted(POLICIES),
                    help="dispatcher: the paper's shortest-path one, or the nearest-job baseline")
     p.add_argument("--recompute", default="auto",

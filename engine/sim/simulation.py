@@ -32,7 +32,7 @@ class SimConfig:
     hours: float = 24.0
     seed: int = 0
     tugs: int | None = None           # None: the airport's fleets; else spread over its depots
-    variant: str = "cpu-blocked"
+    variant: str = "auto"            # Floyd–Warshall variant; auto = fastest here, measured
     policy: str = "shortest-path"     # or "baseline"
     recompute: str = "auto"           # "change", seconds between solves, or "auto"
     dispatch_tick_s: float = 10.0
