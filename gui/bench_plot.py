@@ -1,0 +1,159 @@
+"""Solve time against vertices on log-log axes, one line per variant, with the budget line."""
+
+from __future__ import annotations
+
+import math
+
+import pyqtgraph as pg
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QFont
+from PySide6.QtWidgets import QSizePolicy
+
+from engine.apsp import variants as all_variants
+from engine.bench import PEERS, Point
+
+# Distinct on white, colour-blind friendly first (Okabe–Ito), then a few more.
+PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000",
+           "#8C564B", "#7F7F7F", "#BCBD22")
+MARKERS = ("o", "s", "t", "d", "star", "p", "h", "t1", "+", "x")
+# One line style per graph: solid for the first (random-15%), dotted, dash-dot after.
+GRAPH_STYLES = (Qt.PenStyle.SolidLine, Qt.PenStyle.DotLine, Qt.PenStyle.DashDotLine,
+                Qt.PenStyle.DashDotDotLine)
+
+
+def plain(x: float) -> str:
+    return f"{x:,.0f}" if x >= 1 else f"{x:.3g}"
+
+
+class PlainLogAxis(pg.AxisItem):
+    """Log-scale ticks written as plain numbers (64, 1,000, 0.01) rather than 6.4·10¹; where
+    the axis spans more than a decade, only 1, 2 and 5 of each decade are labelled."""
+
+    def logTickStrings(self, values, scale, spacing):  # noqa: N802 (pyqtgraph naming)
+        low, high = self.range
+        crowded = high - low > 1.2
+        out = []
+        for v in values:
+            x = 10 ** v * scale
+            mantissa = round(x / 10 ** math.floor(math.log10(x) + 1e-9), 3) if x > 0 else 0
+            out.append("" if crowded and mantissa not in (1, 2, 5) else plain(x))
+        return out
+
+
+def _variant_order() -> list[str]:
+    return [v.name for v in all_variants()] + list(PEERS)
+
+
+class BenchPlot(pg.GraphicsLayoutWidget):
+    """``show_points(points, budget_s, title)`` redraws everything; ``curves`` maps each legend
+    label to its curve (for tests and for callers that want to highlight one)."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent, border=None)
+        self.setBackground("w")
+        self.curves: dict[str, pg.PlotDataItem] = {}
+        self.budget_line: pg.InfiniteLine | None = None
+        self.plot_item = item = pg.PlotItem(
+            axisItems={"bottom": PlainLogAxis("bottom"), "left": PlainLogAxis("left")})
+        self.addItem(item, row=0, col=0)
+        item.setLogMode(x=True, y=True)
+        item.showGrid(x=True, y=True, alpha=0.25)
+        font = QFont()
+        font.setPointSize(10)
+        for side in ("left", "bottom"):
+            axis = item.getAxis(side)
+            axis.setPen(pg.mkPen("#444"))
+            axis.setTextPen(pg.mkPen("#222"))
+            axis.setTickFont(font)
+        item.setLabel("bottom", "vertices n (log scale)", color="#222", size="11pt")
+        item.setLabel("left", "solve time, median (ms, log scale)", color="#222", size="11pt")
+        # The legend sits beside the plot, never over a curve or the budget label.
+        self.legend = pg.LegendItem(labelTextColor="#222", labelTextSize="10pt")
+        self.legend.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
+        self.addItem(self.legend, row=0, col=1)
+        self.ci.layout.setAlignment(self.legend, Qt.AlignmentFlag.AlignTop)
+        self.ci.layout.setColumnStretchFactor(0, 1)
+        self.setTitle("")
+
+    def getPlotItem(self) -> pg.PlotItem:  # noqa: N802 (pyqtgraph naming)
+        return self.plot_item
+
+    def setTitle(self, text: str) -> None:  # noqa: N802 (Qt naming)
+        self.getPlotItem().setTitle(text, color="#222", size="12pt")
+
+    def title(self) -> str:
+        return self.getPlotItem().titleLabel.text
+
+    def clear_points(self) -> None:
+        item = self.getPlotItem()
+        for curve in self.curves.values():
+            item.removeItem(curve)
+        self.curves.clear()
+        self.legend.clear()
+        if self.budget_line is not None:
+            item.removeItem(self.budget_line)
+            self.budget_line = None
+
+    def show_points(self, points: list[Point], budget_s: float, title: str) -> None:
+        self.clear_points()
+        self.setTitle(title)
+        order = _variant_order()
+        names = sorted({p.variant for p in points},
+                       key=lambda v: (order.index(v) if v in order else len(order), v))
+        graphs = list(dict.fromkeys(p.graph for p in points))
+        several = len(graphs) > 1
+        for vi, variant in enumerate(names):
+            colour = PALETTE[vi % len(PALETTE)]
+            for gi, graph in enumerate(graphs):
+                pts = sorted((p for p in points if p.variant == variant and p.graph == graph),
+                             key=lambda p: p.n)
+                if not pts:
+                    continue
+                label = f"{variant} · {graph}" if several else variant
+                pen = pg.mkPen(colour, width=2, style=GRAPH_STYLES[gi % len(GRAPH_STYLES)])
+                curve = pg.PlotDataItem([p.n for p in pts],
+                                        [max(p.kernel_median_ms, 1e-6) for p in pts],
+                                        pen=pen, symbol=MARKERS[vi % len(MARKERS)], symbolSize=8,
+                                        symbolBrush=colour, symbolPen=pg.mkPen("w", width=1),
+                                        name=label)
+                self.plot_item.addItem(curve)
+                self.legend.addItem(curve, label)
+                self.curves[label] = curve
+        self._tick_at_sizes(points)
+        budget_ms = 1e3 * budget_s
+        paper = " (the paper's question)" if math.isclose(budget_s, 2.0) else ""
+        # In log mode the view is in log10 units: the line sits at log10(ms).
+        self.budget_line = pg.InfiniteLine(
+            pos=math.log10(budget_ms), angle=0, movable=False,
+            pen=pg.mkPen("#C00000", width=2, style=Qt.PenStyle.DashLine),
+            label=f"{budget_s:g} s budget{paper}",
+            labelOpts={"position": 0.02, "color": "#C00000", "anchors": [(0, 1), (0, 1)],
+                       "fill": pg.mkBrush(255, 255, 255, 200)})
+        self.plot_item.addItem(self.budget_line)
+        self._fit(points, budget_ms)
+
+    def _tick_at_sizes(self, points: list[Point]) -> None:
+        """Label the vertex axis at the sizes measured, when they are few enough to read."""
+        sizes = sorted({p.n for p in points if p.n > 0})
+        axis = self.plot_item.getAxis("bottom")
+        if 0 < len(sizes) <= 12:
+            labelled, last = [], math.inf
+            for n in reversed(sizes):  # the largest first; sizes within ~20% of a labelled one
+                x = math.log10(n)      # get a bare tick
+                labelled.append((x, plain(n) if last - x > 0.08 else ""))
+                last = x if labelled[-1][1] else last
+            axis.setTicks([labelled, []])
+        else:
+            axis.setTicks(None)
+
+    def _fit(self, points: list[Point], budget_ms: float) -> None:
+        """Frame the points and the budget line (log10 view units), with a margin."""
+        if not points:
+            self.getPlotItem().getViewBox().setRange(
+                xRange=(1, 4.5), yRange=(-2, math.log10(budget_ms) + 0.5), padding=0)
+            return
+        xs = [math.log10(max(p.n, 1)) for p in points]
+        ys = [math.log10(max(p.kernel_median_ms, 1e-6)) for p in points] + [math.log10(budget_ms)]
+        self.getPlotItem().getViewBox().setRange(
+            xRange=(min(xs) - 0.15, max(xs) + 0.15), yRange=(min(ys) - 0.3, max(ys) + 0.35),
+            padding=0)

@@ -1,0 +1,616 @@
+"""The benchmark window: time chosen variants over chosen sizes, plot them, save or open results.
+
+Runs the same measurement as ``python main.py bench`` (engine.bench.measure: warm-up outside the
+clock, median of repeats, every result checked against scipy) in a worker thread, and saves and
+opens the same JSON, so a run made on a GPU machine with the CLI can be shown on a laptop.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+from PySide6.QtCore import QSettings, Qt
+from PySide6.QtGui import QAction, QBrush, QColor, QKeySequence
+from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QDoubleSpinBox, QFileDialog,
+                               QFormLayout, QGroupBox, QHBoxLayout, QHeaderView, QLabel,
+                               QLineEdit, QListWidget, QListWidgetItem, QMainWindow, QMessageBox,
+                               QProgressBar, QPushButton, QSplitter, QTableWidget,
+                               QTableWidgetItem, QVBoxLayout, QWidget)
+
+from engine.apsp import variants as all_variants
+from engine.bench import PEERS, Point, Report, load_report
+
+from .bench_plot import BenchPlot
+from .bench_worker import BenchPlan, BenchRun, BenchWorker, Failure, report_of
+from .settings import app_settings
+
+DEFAULT_SIZES = "64 128 256 500 1024"
+DENSITIES = {"15%": (15,), "85%": (85,), "15% and 85%": (15, 85)}
+PEER_DEVICE = "CPU (scipy/networkx)"
+PEER_TIPS = {"scipy": "scipy.sparse.csgraph.floyd_warshall (compiled C), same graph, same check",
+             "networkx": "networkx.floyd_warshall_numpy (Python + numpy): slow past a few hundred "
+                         "vertices"}
+COLUMNS = ("variant", "graph", "n", "ms end to end", "ms solve", "relaxations/s", "check",
+           "device")
+MAX_SIZE = 65536
+
+
+def parse_sizes(text: str) -> tuple[int, ...]:
+    """"64 128, 256" -> (64, 128, 256), sorted and unique; ValueError naming the bad entry."""
+    sizes = []
+    for token in text.replace(",", " ").split():
+        try:
+            n = int(token)
+        except ValueError:
+            raise ValueError(f"size {token!r} is not a whole number of vertices") from None
+        if not 2 <= n <= MAX_SIZE:
+            raise ValueError(f"size {n} is outside 2 … {MAX_SIZE}")
+        sizes.append(n)
+    if not sizes:
+        raise ValueError("give at least one size (vertices), e.g. 64 128 256")
+    return tuple(sorted(set(sizes)))
+
+
+class BadReport(ValueError):
+    """A well-formed JSON file whose content a plot or table could not show."""
+
+
+def check_report(report: Report) -> None:
+    """BadReport naming the first field that a plot or table could not show."""
+    if not isinstance(report.budget_s, (int, float)) or not report.budget_s > 0:
+        raise BadReport(f"budget_s is {report.budget_s!r}, not a positive number of seconds")
+    if not isinstance(report.machine, dict):
+        raise BadReport("machine is not an object")
+    if not isinstance(report.answers, dict):
+        raise BadReport("answers is not an object")
+    for i, p in enumerate(report.points, 1):
+        where = f"point {i}"
+        if not isinstance(p.variant, str) or not isinstance(p.graph, str):
+            raise BadReport(f"{where}: variant and graph must be text")
+        if not isinstance(p.n, int) or isinstance(p.n, bool) or p.n < 1:
+            raise BadReport(f"{where} ({p.variant}): n is {p.n!r}, not a vertex count")
+        for name in ("median_ms", "kernel_median_ms", "relaxations_per_s"):
+            v = getattr(p, name)
+            if not isinstance(v, (int, float)) or isinstance(v, bool) or math.isnan(v) or v < 0:
+                raise BadReport(f"{where} ({p.variant}, n={p.n}): {name} is {v!r}, not a time")
+
+
+def _is_report_shaped(path) -> bool:
+    """A JSON object with a list of point objects (what ``load_report`` needs to start)."""
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except Exception:
+        return False
+    return (isinstance(data, dict) and isinstance(data.get("points"), list)
+            and all(isinstance(p, dict) for p in data["points"]))
+
+
+def describe_load_error(exc: Exception, path=None) -> str:
+    """What is wrong with a benchmark file, in words."""
+    if isinstance(exc, BadReport):
+        return str(exc)
+    if isinstance(exc, FileNotFoundError):
+        return "the file does not exist"
+    if isinstance(exc, OSError):
+        return f"it cannot be read ({exc.strerror or exc})"
+    if isinstance(exc, UnicodeDecodeError):
+        return "it is not a text (UTF-8) file"
+    if isinstance(exc, json.JSONDecodeError):
+        return f"it is not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"
+    if isinstance(exc, (KeyError, AttributeError)) or (
+            isinstance(exc, TypeError) and path is not None and not _is_report_shaped(path)):
+        return ("it is not a benchmark report: expected a JSON object with command, machine, "
+                "budget_s and a points list, as written by `python main.py bench`")
+    if isinstance(exc, TypeError):
+        return f"its fields do not match the benchmark format ({exc})"
+    return str(exc)
+
+
+def _fmt_ms(ms: float) -> str:
+    return f"{ms:,.3f}" if ms < 100 else f"{ms:,.1f}"
+
+
+class BenchWindow(QMainWindow):
+    """Benchmark window. ``BenchWindow(parent=main_window).show()`` opens it beside the app."""
+
+    def __init__(self, parent: QWidget | None = None, settings: QSettings | None = None,
+                 worker: BenchWorker | None = None):
+        super().__init__(parent)
+        if parent is not None:  # opened from a menu: each opening is its own window
+            self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+            self.setWindowFlag(Qt.WindowType.Window)
+        self.settings = settings if settings is not None else app_settings()
+        self.worker = worker if worker is not None else BenchWorker(self)
+        self.worker.setParent(self)
+        self.report: Report | None = None      # what is shown: a finished run or an opened file
+        self.failures: list[Failure] = []
+        self.source = "no results yet"          # "this machine" or the opened file's name
+        self.last_error: str | None = None
+        self.error_box: QMessageBox | None = None
+        self._build()
+        self._connect()
+        self._restore_settings()
+        self._show()
+        self._set_running(False)
+        self.set_status("Choose variants and sizes, then Run — or Open a bench.json "
+                        "measured elsewhere (e.g. on a GPU machine).")
+
+    # -- layout ----------------------------------------------------------------------------
+
+    def _build(self) -> None:
+        self.setWindowTitle("BagRoute — Floyd–Warshall benchmark")
+        self.resize(1280, 820)
+
+        self.variant_list = QListWidget()
+        self.variant_list.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
+        for v in all_variants():
+            item = QListWidgetItem(v.name)
+            item.setData(Qt.ItemDataRole.UserRole, v.name)
+            if v.available:
+                item.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsUserCheckable)
+                item.setCheckState(Qt.CheckState.Unchecked)
+                item.setToolTip(v.description)
+            else:
+                item.setText(f"{v.name} (unavailable)")
+                item.setFlags(Qt.ItemFlag.ItemIsUserCheckable)  # shown, not enabled
+                item.setCheckState(Qt.CheckState.Unchecked)
+                item.setToolTip(f"Unavailable here: {v.reason}\n\n{v.description}")
+            self.variant_list.addItem(item)
+        for peer in PEERS:
+            item = QListWidgetItem(f"{peer} (peer)")
+            item.setData(Qt.ItemDataRole.UserRole, peer)
+            item.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsUserCheckable)
+            item.setCheckState(Qt.CheckState.Unchecked)
+            item.setToolTip(PEER_TIPS[peer])
+            self.variant_list.addItem(item)
+        self.variant_list.setFixedHeight(
+            self.variant_list.sizeHintForRow(0) * self.variant_list.count()
+            + 2 * self.variant_list.frameWidth() + 6)
+
+        self.sizes_edit = QLineEdit(DEFAULT_SIZES)
+        self.sizes_edit.setToolTip("Vertex counts, separated by spaces. Each variant runs them "
+                                   "in increasing order and stops at the first past the budget.")
+        self.density_box = QComboBox()
+        self.density_box.addItems(list(DENSITIES))
+        self.density_box.setToolTip("Edge density of the paper's random graphs")
+        self.budget_spin = QDoubleSpinBox()
+        self.budget_spin.setRange(0.01, 600.0)
+        self.budget_spin.setDecimals(2)
+        self.budget_spin.setValue(2.0)
+        self.budget_spin.setSuffix(" s")
+        self.budget_spin.setToolTip("A variant stops its ladder once a solve takes longer; the "
+                                    "paper asks how many vertices fit in 2 s")
+
+        form = QFormLayout()
+        form.addRow("Sizes (n):", self.sizes_edit)
+        form.addRow("Density:", self.density_box)
+        form.addRow("Budget:", self.budget_spin)
+
+        self.run_button = QPushButton("Run")
+        self.run_button.setDefault(True)
+        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button.setToolTip("Stop after the point being measured")
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.run_button)
+        buttons.addWidget(self.cancel_button)
+        self.progress = QProgressBar()
+        self.progress.setFormat("no run yet")
+        self.progress.setRange(0, 1)
+        self.progress.setValue(0)
+        self.open_button = QPushButton("Open results…")
+        self.save_button = QPushButton("Save results…")
+        files = QHBoxLayout()
+        files.addWidget(self.open_button)
+        files.addWidget(self.save_button)
+
+        variants_box = QGroupBox("Variants")
+        vb = QVBoxLayout(variants_box)
+        vb.addWidget(self.variant_list)
+        run_box = QGroupBox("Run")
+        rb = QVBoxLayout(run_box)
+        rb.addLayout(form)
+        rb.addLayout(buttons)
+        rb.addWidget(self.progress)
+        results_box = QGroupBox("Results file")
+        fb = QVBoxLayout(results_box)
+        fb.addLayout(files)
+        left = QWidget()
+        lv = QVBoxLayout(left)
+        lv.setContentsMargins(0, 0, 0, 0)
+        lv.addWidget(variants_box)
+        lv.addWidget(run_box)
+        lv.addWidget(results_box)
+        lv.addStretch(1)
+        left.setFixedWidth(300)
+
+        self.source_label = QLabel()
+        self.source_label.setWordWrap(True)
+        self.source_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.plot = BenchPlot()
+        self.answers_label = QLabel()
+        self.answers_label.setWordWrap(True)
+        self.answers_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.table = QTableWidget(0, len(COLUMNS))
+        self.table.setHorizontalHeaderLabels(COLUMNS)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.verticalHeader().setVisible(False)
+        self.table.setAlternatingRowColors(True)
+        header = self.table.horizontalHeader()
+        for c in range(len(COLUMNS)):
+            header.setSectionResizeMode(c, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(COLUMNS.index("check"), QHeaderView.ResizeMode.Stretch)
+
+        top = QWidget()
+        tv = QVBoxLayout(top)
+        tv.setContentsMargins(0, 0, 0, 0)
+        tv.addWidget(self.source_label)
+        tv.addWidget(self.plot, 1)
+        tv.addWidget(self.answers_label)
+        splitter = QSplitter(Qt.Orientation.Vertical)
+        splitter.addWidget(top)
+        splitter.addWidget(self.table)
+        splitter.setStretchFactor(0, 3)
+        splitter.setStretchFactor(1, 2)
+
+        central = QWidget()
+        h = QHBoxLayout(central)
+        h.addWidget(left)
+        h.addWidget(splitter, 1)
+        self.setCentralWidget(central)
+
+        self.status_line = QLabel()
+        self.status_line.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.statusBar().addWidget(self.status_line, 1)
+
+        menu = self.menuBar().addMenu("&File")
+        self.open_action = QAction("&Open results…", self, shortcut=QKeySequence.StandardKey.Open)
+        self.save_action = QAction("&Save results…", self, shortcut=QKeySequence.StandardKey.Save)
+        close = QAction("&Close", self, shortcut=QKeySequence.StandardKey.Close)
+        close.triggered.connect(self.close)
+        for a in (self.open_action, self.save_action):
+            menu.addAction(a)
+        menu.addSeparator()
+        menu.addAction(close)
+
+    def _connect(self) -> None:
+        self.run_button.clicked.connect(self.start_run)
+        self.cancel_button.clicked.connect(self.cancel_run)
+        self.open_button.clicked.connect(self._choose_open)
+        self.open_action.triggered.connect(self._choose_open)
+        self.save_button.clicked.connect(self._choose_save)
+        self.save_action.triggered.connect(self._choose_save)
+        w = self.worker
+        w.started.connect(self._on_started)
+        w.measuring.connect(self._on_measuring)
+        w.measured.connect(self._on_measured)
+        w.failed.connect(self._on_failed)
+        w.progressed.connect(self._on_progressed)
+        w.finished.connect(self._on_finished)
+
+    # -- choices ---------------------------------------------------------------------------
+
+    def _items(self):
+        return [self.variant_list.item(i) for i in range(self.variant_list.count())]
+
+    def selected_variants(self) -> list[str]:
+        return [it.data(Qt.ItemDataRole.UserRole) for it in self._items()
+                if it.checkState() == Qt.CheckState.Checked
+                and it.flags() & Qt.ItemFlag.ItemIsEnabled]
+
+    def set_selected_variants(self, names) -> list[str]:
+        """Check exactly ``names`` (those that can run here); returns what is checked."""
+        names = set(names)
+        for it in self._items():
+            runnable = bool(it.flags() & Qt.ItemFlag.ItemIsEnabled)
+            on = runnable and it.data(Qt.ItemDataRole.UserRole) in names
+            it.setCheckState(Qt.CheckState.Checked if on else Qt.CheckState.Unchecked)
+        return self.selected_variants()
+
+    def set_plan(self, variants, sizes, density: str = "15%", budget_s: float = 2.0) -> None:
+        """Fill the controls (tests, scripts); ``density`` is a key of ``DENSITIES``."""
+        self.set_selected_variants(variants)
+        self.sizes_edit.setText(" ".join(str(n) for n in sizes))
+        self.density_box.setCurrentText(density)
+        self.budget_spin.setValue(budget_s)
+
+    def plan(self) -> BenchPlan:
+        """The plan the controls describe; ValueError saying what to fix."""
+        chosen = self.selected_variants()
+        if not chosen:
+            raise ValueError("tick at least one variant")
+        return BenchPlan(tuple(chosen), parse_sizes(self.sizes_edit.text()),
+                         DENSITIES[self.density_box.currentText()], self.budget_spin.value())
+
+    # -- running ---------------------------------------------------------------------------
+
+    @property
+    def running(self) -> bool:
+        return self.worker.busy
+
+    def start_run(self) -> BenchRun | None:
+        if self.running:
+            return None
+        try:
+            plan = self.plan()
+        except ValueError as exc:
+            self.set_status(f"Cannot run: {exc}.", error=True)
+            return None
+        self._save_settings()
+        self.report = Report(command=plan.command(), machine={}, budget_s=plan.budget_s)
+        self.failures = []
+        self.source = "this machine, measuring now"
+        self._show()
+        self.progress.setFormat("%v / %m points")
+        self.progress.setRange(0, plan.total)
+        self.progress.setValue(0)
+        self._set_running(True)
+        self.set_status(f"Running {plan.total} points "
+                        f"({len(plan.variants)} variants × {len(plan.sizes)} sizes"
+                        f"{' × 2 densities' if len(plan.densities) > 1 else ''}); the first "
+                        "point of each variant includes compiling it.")
+        return self.worker.start(plan)
+
+    def cancel_run(self) -> None:
+        if self.running:
+            self.worker.cancel()
+            self.cancel_button.setEnabled(False)
+            self.set_status("Cancelling: stopping after the point being measured…")
+
+    def _on_started(self, run: BenchRun) -> None:
+        self.report.machine = self.worker.machine
+        self._show()
+
+    def _on_measuring(self, variant: str, graph: str, n: int) -> None:
+        self.set_status(f"Measuring {variant} on {graph}, n = {n}…")
+
+    def _on_measured(self, point: Point) -> None:
+        self.report.points.append(point)
+        self._show()
+
+    def _on_failed(self, failure: Failure) -> None:
+        self.failures.append(failure)
+        self._show()
+        self.set_status(f"{failure.variant} failed at n = {failure.n}: {failure.message} "
+                        "(its larger sizes are skipped)", error=True)
+
+    def _on_progressed(self, done: int, total: int) -> None:
+        self.progress.setRange(0, total)
+        self.progress.setValue(done)
+
+    def _on_finished(self, run: BenchRun) -> None:
+        self.report = report_of(run, self.worker.machine)
+        self.failures = list(run.failures)
+        self.source = "this machine" + (" (cancelled part-way)" if run.cancelled else "")
+        self._set_running(False)
+        self._show()
+        measured = len(run.points)
+        if run.cancelled:
+            self.set_status(f"Cancelled after {run.done} of {run.plan.total} points "
+                            f"({measured} measured). Save keeps what was measured.")
+        else:
+            self.progress.setValue(run.plan.total)
+            failed = f", {len(run.failures)} failed" if run.failures else ""
+            skipped = run.plan.total - measured - len(run.failures)
+            past = f", {skipped} skipped past the budget" if skipped else ""
+            self.set_status(f"Done: {measured} points measured{failed}{past}; every result "
+                            "checked against scipy.", error=bool(run.failures))
+
+    def _set_running(self, running: bool) -> None:
+        self.run_button.setEnabled(not running)
+        self.cancel_button.setEnabled(running)
+        has = self.report is not None and bool(self.report.points or self.failures)
+        for w in (self.save_button, self.save_action):
+            w.setEnabled(not running and has)
+        for w in (self.open_button, self.open_action, self.variant_list, self.sizes_edit,
+                  self.density_box, self.budget_spin):
+            w.setEnabled(not running)
+
+    # -- files -----------------------------------------------------------------------------
+
+    def _dir(self) -> str:
+        return self.settings.value("bench/dir", str(Path.cwd()), type=str)
+
+    def _choose_open(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, "Open benchmark results", self._dir(),
+                                              "Benchmark results (*.json);;All files (*)")
+        if path:
+            self.load_file(path)
+
+    def _choose_save(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(self, "Save benchmark results",
+                                              str(Path(self._dir()) / "bench.json"),
+                                              "Benchmark results (*.json)")
+        if path:
+            self.save_file(path)
+
+    def save_file(self, path) -> bool:
+        """Write what is shown as the CLI's JSON (``Report.to_json``)."""
+        path = Path(path)
+        if self.report is None or not (self.report.points or self.failures):
+            self.set_status("Nothing to save yet: run a benchmark or open one.", error=True)
+            return False
+        try:
+            path.write_text(self.report.to_json(), encoding="utf-8")
+        except OSError as exc:
+            self._error(f"Could not save {path}: {exc.strerror or exc}.")
+            return False
+        self.settings.setValue("bench/dir", str(path.parent))
+        self.set_status(f"Saved {len(self.report.points)} points to {path}.")
+        return True
+
+    def load_file(self, path) -> bool:
+        """Show a saved benchmark; on a bad file, say which and why, and keep what was shown."""
+        path = Path(path)
+        if self.running:
+            self.set_status("Cancel the run before opening results.", error=True)
+            return False
+        try:
+            report = load_report(path)
+            check_report(report)
+        except Exception as exc:  # any bad file is a message, never a crash
+            self._error(f"Could not open {path}: {describe_load_error(exc, path)}. "
+                        "The results shown are unchanged.")
+            return False
+        self.report = report
+        self.failures = [self._failure_of(variant, graph, a)
+                         for variant, graphs in report.answers.items() if isinstance(graphs, dict)
+                         for graph, a in graphs.items() if isinstance(a, dict) and "error" in a]
+        self.source = path.name
+        self.settings.setValue("bench/dir", str(path.parent))
+        self.progress.setFormat("opened from a file")
+        self.progress.setRange(0, 1)
+        self.progress.setValue(0)
+        self._set_running(False)
+        self._show()
+        self.set_status(f"Opened {path}: {len(report.points)} points measured on "
+                        f"{self._machine_words(report.machine)}.")
+        return True
+
+    @staticmethod
+    def _failure_of(variant: str, graph: str, answer: dict) -> Failure:
+        text = str(answer["error"])
+        n = 0
+        if text.startswith("n=") and ":" in text:
+            head, text = text.split(":", 1)
+            n = int(head[2:]) if head[2:].isdigit() else 0
+        return Failure(variant, graph, n, text.strip())
+
+    def _error(self, message: str) -> None:
+        self.last_error = message
+        self.set_status(message, error=True)
+        if self.error_box is not None:
+            self.error_box.close()
+        self.error_box = QMessageBox(QMessageBox.Icon.Warning, "Benchmark results", message,
+                                     QMessageBox.StandardButton.Ok, self)
+        self.error_box.open()  # window-modal, does not block the event loop
+
+    # -- showing ---------------------------------------------------------------------------
+
+    def set_status(self, text: str, error: bool = False) -> None:
+        self.status_line.setText(text)
+        self.status_line.setStyleSheet("color: #B00000;" if error else "")
+
+    @staticmethod
+    def _machine_words(machine: dict) -> str:
+        if not machine:
+            return "this machine"
+        cpu = machine.get("processor", "?")
+        threads = machine.get("cpu_threads")
+        cpu = f"{cpu}, {threads} CPU threads" if threads else cpu
+        return f"{machine['gpu']}; {cpu}" if machine.get("gpu") else f"no GPU; {cpu}"
+
+    def devices(self) -> list[str]:
+        """The devices the shown points ran on (scipy/networkx's CPU only when alone)."""
+        points = self.report.points if self.report else []
+        found = list(dict.fromkeys(p.device for p in points))
+        own = [d for d in found if d != PEER_DEVICE]
+        return own or found
+
+    def _show(self) -> None:
+        report = self.report
+        points = report.points if report else []
+        budget = report.budget_s if report else self.budget_spin.value()
+        devices = self.devices()
+        where = " / ".join(devices) if devices else (
+            self._machine_words(report.machine) if report and report.machine else "")
+        self.plot.show_points(points, budget,
+                              "Floyd–Warshall solve time" + (f" on {where}" if where else ""))
+        self._fill_table(points)
+        if report is None:
+            self.source_label.setText("<b>Results:</b> none yet")
+            self.answers_label.setText("")
+            self.setWindowTitle("BagRoute — Floyd–Warshall benchmark")
+            return
+        machine = self._machine_words(report.machine) if report.machine else "this machine"
+        self.source_label.setText(
+            f"<b>Results:</b> {self.source} — <b>{machine}</b><br>"
+            f"<span style='color:#555'>{report.command}</span>")
+        self.setWindowTitle(f"BagRoute — Floyd–Warshall benchmark — {self.source}"
+                            + (f" ({where})" if where else ""))
+        self.answers_label.setText(self._answers_text(report))
+
+    def _answers_text(self, report: Report) -> str:
+        best: dict[str, dict[str, int]] = {}
+        for p in report.points:
+            if p.kernel_median_ms / 1e3 <= report.budget_s:
+                g = best.setdefault(p.graph, {})
+                g[p.variant] = max(g.get(p.variant, 0), p.n)
+        if not best:
+            return ""
+        parts = []
+        for graph, by_variant in best.items():
+            ranked = sorted(by_variant.items(), key=lambda kv: -kv[1])
+            parts.append(f"{graph}: " + ", ".join(f"{v} {n:,}" for v, n in ranked))
+        return (f"<b>Largest n measured within {report.budget_s:g} s</b> — " + "; ".join(parts))
+
+    def _fill_table(self, points: list[Point]) -> None:
+        rows: list[tuple[list[str], str | None]] = []
+        for p in points:
+            rows.append(([p.variant, p.graph, f"{p.n:,}", _fmt_ms(p.median_ms),
+                          _fmt_ms(p.kernel_median_ms), f"{p.relaxations_per_s:.2e}", p.check,
+                          p.device], None))
+        for f in self.failures:
+            rows.append(([f.variant, f.graph, f"{f.n:,}" if f.n else "?", "—", "—", "—",
+                          f"FAILED: {f.message}", ""], f.message))
+        self.table.setRowCount(len(rows))
+        red = QBrush(QColor("#B00000"))
+        for r, (cells, failure) in enumerate(rows):
+            for c, text in enumerate(cells):
+                item = QTableWidgetItem(text)
+                if COLUMNS[c] in ("n", "ms end to end", "ms solve", "relaxations/s"):
+                    item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+                if failure is not None:
+                    item.setForeground(red)
+                    item.setToolTip(failure)
+                self.table.setItem(r, c, item)
+        if rows and self.running:
+            self.table.scrollToBottom()  # follow the run
+        elif rows:
+            self.table.scrollToTop()
+
+    def table_rows(self) -> list[list[str]]:
+        """The table's text, row by row (tests, copy)."""
+        return [[self.table.item(r, c).text() for c in range(self.table.columnCount())]
+                for r in range(self.table.rowCount())]
+
+    # -- settings and closing --------------------------------------------------------------
+
+    def _restore_settings(self) -> None:
+        s = self.settings
+        geometry = s.value("bench/geometry")
+        if geometry is not None:
+            self.restoreGeometry(geometry)
+        chosen = s.value("bench/variants")
+        if chosen:
+            self.set_selected_variants([chosen] if isinstance(chosen, str) else list(chosen))
+        else:  # every CPU variant that runs here, the available GPU ones, and scipy
+            self.set_selected_variants([v.name for v in all_variants() if v.available]
+                                       + ["scipy"])
+        self.sizes_edit.setText(s.value("bench/sizes", DEFAULT_SIZES, type=str))
+        density = s.value("bench/density", "15%", type=str)
+        if density in DENSITIES:
+            self.density_box.setCurrentText(density)
+        try:
+            self.budget_spin.setValue(float(s.value("bench/budget", 2.0)))
+        except (TypeError, ValueError):
+            pass
+
+    def _save_settings(self) -> None:
+        s = self.settings
+        s.setValue("bench/variants", self.selected_variants())
+        s.setValue("bench/sizes", self.sizes_edit.text())
+        s.setValue("bench/density", self.density_box.currentText())
+        s.setValue("bench/budget", self.budget_spin.value())
+
+    def closeEvent(self, event) -> None:  # noqa: N802 (Qt naming)
+        """Cancel a run and wait for its current point to end: no thread outlives the window."""
+        if self.running:
+            self.set_status("Closing: waiting for the point being measured…")
+        self.worker.cancel()
+        self.worker.wait()  # the worker stays usable: a window closed then shown again can run
+        self.settings.setValue("bench/geometry", self.saveGeometry())
+        self._save_settings()
+        super().closeEvent(event)
