@@ -50,6 +50,9 @@ _VARIANTS = (
             "shared memory, one launch per k", "gpu", "gpu_shared:run"),
     Variant("gpu-blocked", "GPU blocked: Venkataraman's 3-phase algorithm with 32×32 shared-memory "
             "tiles (the paper's and seed 001's)", "gpu", "gpu_blocked:run"),
+    Variant("gpu-fast", "GPU fast: blocked, 64×64 tiles with 4×4 cells per thread in registers, "
+            "fused int32 add-min, via routes; one persistent launch for small graphs", "gpu",
+            "gpu_fast:run"),
 )
 
 

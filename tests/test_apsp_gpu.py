@@ -1,0 +1,87 @@
+"""GPU-specific behaviour beyond the shared variant suite: tile edges, both launch paths of
+gpu-fast, buffers kept between calls, larger graphs on a real GPU.
+
+Under Numba's CUDA simulator (no GPU) the graphs stay small: every GPU thread is a Python thread.
+"""
+
+import numpy as np
+import pytest
+
+from engine.apsp import solve
+from engine.apsp import gpu_fast
+from engine.apsp.gpu_device import simulated
+from engine.apsp.random_graph import paper_random_graph
+from tests.apsp_reference import assert_routes_sum_to_distances, scipy_distances
+
+SIM = simulated()
+B = gpu_fast.B
+# Around gpu-fast's tile: one short of it, exactly it, one over, and one over two tiles.
+TILE_EDGE_SIZES = [B - 1, B, B + 1, 2 * B + 1]
+LARGE = [] if SIM else [257, 1000, 2049]
+
+
+def sample_pairs(n, count=400, seed=1):
+    rng = np.random.default_rng(seed)
+    pairs = [tuple(map(int, p)) for p in rng.integers(0, n, size=(count, 2))]
+    return pairs + [(0, n - 1), (n - 1, 0)]
+
+
+def check(cost, variant):
+    result = solve(cost, variant=variant)
+    assert result.variant == variant, result.note
+    np.testing.assert_array_equal(result.dist, scipy_distances(cost))
+    assert_routes_sum_to_distances(result, cost, sample_pairs(cost.shape[0]))
+    return result
+
+
+@pytest.fixture(params=["one launch", "many launches"])
+def fast_path(request, monkeypatch):
+    """gpu-fast on each of its two schedules, whatever the graph's size."""
+    monkeypatch.setattr(gpu_fast, "ONE_LAUNCH_MAX", -1 if request.param == "one launch" else 0)
+    return request.param
+
+
+@pytest.mark.parametrize("n", TILE_EDGE_SIZES)
+def test_fast_variant_is_exact_around_its_tile_size(n, fast_path):
+    for density in (15, 85):
+        check(paper_random_graph(n, density, seed=n + density), "gpu-fast")
+
+
+@pytest.mark.skipif(SIM, reason="larger graphs need a real GPU")
+@pytest.mark.parametrize("n", LARGE)
+@pytest.mark.parametrize("variant", ["gpu-fast", "gpu-blocked"])
+def test_larger_graphs_match_scipy_on_the_gpu(n, variant):
+    check(paper_random_graph(n, 15, seed=n), variant)
+
+
+@pytest.mark.skipif(SIM, reason="larger graphs need a real GPU")
+def test_fast_variant_both_paths_agree_on_a_mid_sized_graph(monkeypatch):
+    cost = paper_random_graph(1500, 85, weight_range=1000, seed=5)
+    monkeypatch.setattr(gpu_fast, "ONE_LAUNCH_MAX", -1)
+    one = solve(cost, variant="gpu-fast")
+    monkeypatch.setattr(gpu_fast, "ONE_LAUNCH_MAX", 0)
+    many = solve(cost, variant="gpu-fast")
+    np.testing.assert_array_equal(one.dist, many.dist)
+    assert_routes_sum_to_distances(many, cost, sample_pairs(1500))
+
+
+def test_fast_variant_zero_cost_cycles_give_simple_routes(fast_path):
+    n = 17 if SIM else 300
+    rng = np.random.default_rng(3)
+    cost = paper_random_graph(n, 15, weight_range=4, seed=3)
+    cost[rng.random((n, n)) < 0.2] = 0.0
+    np.fill_diagonal(cost, 0)
+    check(cost, "gpu-fast")
+
+
+def test_fast_variant_repeated_and_resized_calls_stay_exact(monkeypatch):
+    # Kept buffers (small graphs) must not leak one answer into the next, nor a size into another.
+    for pinned_max in (10**9, 0):
+        monkeypatch.setattr(gpu_fast, "PINNED_MAX", pinned_max)
+        for n, seed in ((B + 2, 1), (B + 2, 2), (B - 3, 3)):
+            check(paper_random_graph(n, 50, seed=seed), "gpu-fast")
+
+
+def test_kernel_time_is_part_of_the_total_time():
+    result = solve(paper_random_graph(B + 3, 50, seed=2), variant="gpu-fast")
+    assert 0 < result.kernel_seconds <= result.seconds
