@@ -179,9 +179,11 @@ def paper_answers(points: list[Point], budget_s: float) -> dict:
 def run_benchmark(variants: list[str], sizes: Iterable[int], densities: Iterable[int],
                   airports: dict[str, np.ndarray], budget_s: float, command: str,
                   progress: Callable[[str], None] = lambda _: None,
-                  bisect_steps: int = 4) -> Report:
+                  bisect_steps: int = 4,
+                  checkpoint: Callable[[Report], None] = lambda _: None) -> Report:
     """Every variant over the size ladder (stopping past the budget), refine the largest n within
-    the budget by bisection, then each airport. Returns the report."""
+    the budget by bisection, then each airport. ``checkpoint`` gets the report after every
+    point, so a run cut short still leaves what it measured. Returns the report."""
     report = Report(command=command, machine=machine_info(), budget_s=budget_s)
     sizes = sorted(set(sizes))
     for density in densities:
@@ -193,6 +195,8 @@ def run_benchmark(variants: list[str], sizes: Iterable[int], densities: Iterable
                 progress(f"{variant:14s} {graph:11s} n={n}")
                 p = measure(variant, paper_random_graph(n, density, seed=n), graph, budget_s)
                 report.points.append(p)
+                report.answers = paper_answers(report.points, budget_s)
+                checkpoint(report)
                 times[n] = p.kernel_median_ms
                 return p.kernel_median_ms / 1e3 <= budget_s
 

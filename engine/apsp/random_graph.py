@@ -10,8 +10,8 @@ def paper_random_graph(n: int, density: int, weight_range: int = 100, seed: int 
         raise ValueError(f"density is a percentage in 1..100, got {density}")
     rng = np.random.default_rng(seed)
     prange = 100 // density
-    edge = rng.integers(0, prange, size=(n, n)) == 0
-    weights = rng.integers(1, weight_range + 1, size=(n, n)).astype(np.float64)
+    edge = rng.integers(0, prange, size=(n, n), dtype=np.int16) == 0
+    weights = rng.integers(1, weight_range + 1, size=(n, n), dtype=np.int32)
     cost = np.where(edge, weights, np.inf)
     np.fill_diagonal(cost, 0.0)
     return cost

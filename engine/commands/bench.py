@@ -24,7 +24,8 @@ def add_arguments(p):
     p.add_argument("--airports", nargs="*", metavar="NAME",
                    help="bundled airports to time on their bag-aware cost (default: all; "
                         "give the flag alone for none)")
-    p.add_argument("--no-bisect", action="store_true", help="skip refining the largest n")
+    p.add_argument("--bisect", type=int, default=4, metavar="STEPS",
+                   help="bisection steps refining the largest n within the budget (default: 4)")
     p.add_argument("--out", default="bench-results", metavar="DIR",
                    help="folder for bench.json and bench.csv (default: bench-results)")
 
@@ -59,13 +60,17 @@ def run(args) -> int:
               flush=True)
 
     command = "python main.py bench " + " ".join(shlex.quote(a) for a in sys.argv[2:])
-    report = run_benchmark(names, args.sizes or DEFAULT_LADDER, args.density, airports,
-                           args.budget, command, progress, bisect_steps=0 if args.no_bisect else 4)
-    print(file=sys.stderr)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    (out / "bench.json").write_text(report.to_json(), encoding="utf-8")
-    write_csv(report, out / "bench.csv")
+
+    def save(report):
+        (out / "bench.json").write_text(report.to_json(), encoding="utf-8")
+        write_csv(report, out / "bench.csv")
+
+    report = run_benchmark(names, args.sizes or DEFAULT_LADDER, args.density, airports,
+                           args.budget, command, progress, args.bisect, save)
+    save(report)
+    print(file=sys.stderr)
     machine = report.machine
     print(f"{command}\nmachine: {machine.get('gpu', 'no GPU')}; {machine['processor']}, "
           f"{machine['cpu_threads']} CPU threads; numba {machine['numba']}")
