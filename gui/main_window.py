@@ -1,32 +1,47 @@
-"""The BagRoute window: the airport map in the middle, the route panel docked at the side.
+"""The BagRoute window: the live airport map in the middle, docks for the simulated day, the
+route finder, the Floyd–Warshall timing and the KPIs.
 
 It owns the loaded airport and the latest all-pairs answer. Loading an airport, switching the
 cost model or the variant submits one Floyd–Warshall solve to the worker thread; picking From/To
-only reads the route out of the latest answer, so it is instant once that answer is in.
+only reads the route out of the latest answer, so it is instant once that answer is in. The
+simulated day runs in its own worker thread (``SimPlayer``); the window only draws its results.
 """
 
 from __future__ import annotations
 
 import html
+import os
+import platform
+import time
 from pathlib import Path
 
 from PySide6.QtCore import QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
-from PySide6.QtWidgets import (QApplication, QDockWidget, QFileDialog, QLabel, QMainWindow,
-                               QMessageBox, QWidget)
+from PySide6.QtWidgets import (QApplication, QComboBox, QDockWidget, QFileDialog, QFrame,
+                               QLabel, QMainWindow, QMessageBox, QScrollArea, QStyle, QToolBar,
+                               QWidget)
 
 from engine.apsp import solve as apsp_solve
 from engine.apsp.gpu_device import gpu_name, gpu_unavailable_reason, simulated
 from engine.cost import bag_aware_cost_matrix, travel_time_matrix
 from engine.layout_io import LayoutError, bundled_airports, load_airport
+from engine.sim import SimConfig
 
+from .bench_window import BenchWindow
+from .live_plots import KpiPlots, TimingPlot
 from .map_view import AirportMapView
 from .route_panel import RoutePanel
 from .route_summary import BAGS, COST_MODES, TIME, RouteSummary, format_duration, summarise
 from .settings import app_settings
+from .sim_panel import SimPanel, format_clock
+from .sim_player import SPEEDS, STEP_S, SimPlayer
 from .solver_worker import SolverWorker
+from .tug_layer import TugLayer
+from .variant_picker import VariantPicker
 
 DEFAULT_AIRPORT = "paper-5"
+RECENT_MAX = 8
+KPI_EVERY_S = 60.0          # KPI samples for the live plots: every simulated minute
 
 
 def default_airport_path() -> Path:
@@ -45,6 +60,7 @@ class MainWindow(QMainWindow):
     airportLoaded = Signal(object)    # Airport
     solveFinished = Signal(object)    # APSPResult (current ones only)
     errorShown = Signal(str)
+    simStepped = Signal(object)       # StepResult (current day only), after it is drawn
 
     def __init__(self, airport_path=None, settings: QSettings | None = None,
                  solve_fn=apsp_solve, variants=None, parent: QWidget | None = None):
@@ -73,6 +89,38 @@ class MainWindow(QMainWindow):
                               | QDockWidget.DockWidgetFeature.DockWidgetFloatable)
         self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.dock)
 
+        # the simulated day: player (worker thread + animation clock), map layer, docks
+        self.player = SimPlayer(self)
+        self.tug_layer = TugLayer(self.map_view)
+        self.tug_layer.leg_source = self.player.leg
+        self.map_view.click_filter = self._on_map_click
+        self.sim_panel = SimPanel()
+        scroll = QScrollArea()
+        scroll.setWidget(self.sim_panel)
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.sim_dock = self._dock("Simulation", "sim-dock", scroll,
+                                   Qt.DockWidgetArea.RightDockWidgetArea)
+        self.tabifyDockWidget(self.sim_dock, self.dock)
+        self.sim_dock.raise_()
+        self.timing_plot = TimingPlot()
+        self.timing_plot.set_device(self._timing_device())
+        self.timing_dock = self._dock("Live timing", "timing-dock", self.timing_plot,
+                                      Qt.DockWidgetArea.BottomDockWidgetArea)
+        self.timing_plot.setMinimumHeight(150)
+        self.kpi_plots = KpiPlots()
+        self.kpi_plots.setMinimumHeight(150)
+        self.kpi_dock = self._dock("KPIs", "kpi-dock", self.kpi_plots,
+                                   Qt.DockWidgetArea.BottomDockWidgetArea)
+        self.splitDockWidget(self.timing_dock, self.kpi_dock, Qt.Orientation.Horizontal)
+        self.setCorner(Qt.Corner.BottomRightCorner, Qt.DockWidgetArea.RightDockWidgetArea)
+        self.resizeDocks([self.timing_dock], [290], Qt.Orientation.Vertical)
+        self.sim_facts: dict = {}
+        self._last_panel_update = 0.0
+        self._auto_selected = False
+        self._error_time = -1e9
+        self.setAcceptDrops(True)
+
         self.solver = SolverWorker(self, solve_fn=solve_fn)
         self.solver.solved.connect(self._on_solved)
         self.solver.failed.connect(self._on_failed)
@@ -86,6 +134,8 @@ class MainWindow(QMainWindow):
         self.statusBar().addPermanentWidget(self.device_label)
 
         self._build_menus()
+        self._build_toolbar()
+        self._connect_simulation()
         self.map_view.nodeClicked.connect(self._on_node_clicked)
         self.panel.fromChanged.connect(lambda node_id: self.set_endpoints(node_id, self.to_id))
         self.panel.toChanged.connect(lambda node_id: self.set_endpoints(self.from_id, node_id))
@@ -136,6 +186,12 @@ class MainWindow(QMainWindow):
         self.map_view.set_endpoints(self.from_id, self.to_id)
         self._show_route()
 
+    def open_benchmark(self) -> "BenchWindow":
+        """Tools ▸ Benchmark…: the benchmark window, its own top-level window."""
+        window = BenchWindow(parent=self)
+        window.show()
+        return window
+
     def swap_endpoints(self) -> None:
         self.set_endpoints(self.to_id, self.from_id)
 
@@ -160,6 +216,10 @@ class MainWindow(QMainWindow):
 
     def fit_view(self) -> None:
         self.map_view.fit()
+
+    def solve_report(self) -> str:
+        """What the status bar said about the latest route-finder solve."""
+        return self._last_report
 
     def status_text(self) -> str:
         return self.status_label.text()
@@ -195,8 +255,11 @@ class MainWindow(QMainWindow):
         self.panel.set_to(keep_to)
         self.map_view.set_endpoints(keep_from, keep_to)
         self.settings.setValue("airport/last", str(path.resolve()))
+        self._remember_recent(path)
+        self.tug_layer.set_airport(airport)
         self.airportLoaded.emit(airport)
         self._request_solve()
+        self.restart_simulation()
 
     # -- solving -------------------------------------------------------------------------------
 
@@ -286,10 +349,12 @@ class MainWindow(QMainWindow):
 
     def _on_variant_changed(self, name: str) -> None:
         self.settings.setValue("solver/variant", name)
+        self.player.set_variant(name)
         self._request_solve()
 
     def _show_error(self, title: str, message: str, dialog: bool = True) -> None:
         self.last_error = message
+        self._error_time = time.monotonic()   # live status lines leave it a while
         self._set_status(f"{title}: {message.splitlines()[0]}")
         if dialog:
             if self._error_box is not None:
@@ -327,6 +392,16 @@ class MainWindow(QMainWindow):
             action = QAction(name, self)
             action.triggered.connect(lambda _=False, p=path: self.open_airport(p))
             bundled_menu.addAction(action)
+        self.recent_menu = file_menu.addMenu("Open &recent")
+        self._fill_recent_menu()
+        file_menu.addSeparator()
+        for text, slot, key in (("Export &KPIs as CSV…", self._export_kpis, "Ctrl+E"),
+                                ("Export &timings as CSV…", self._export_timings, "Ctrl+Shift+E"),
+                                ("Save &map as PNG…", self._export_map, "Ctrl+P")):
+            action = QAction(text, self)
+            action.setShortcut(QKeySequence(key))
+            action.triggered.connect(slot)
+            file_menu.addAction(action)
         file_menu.addSeparator()
         quit_action = QAction("&Quit", self)
         quit_action.setShortcut(QKeySequence.StandardKey.Quit)
@@ -338,7 +413,44 @@ class MainWindow(QMainWindow):
         fit_action.setShortcut(QKeySequence("F"))
         fit_action.triggered.connect(self.fit_view)
         view_menu.addAction(fit_action)
-        view_menu.addAction(self.dock.toggleViewAction())
+        for dock in (self.sim_dock, self.dock, self.timing_dock, self.kpi_dock):
+            view_menu.addAction(dock.toggleViewAction())
+
+        sim_menu = self.menuBar().addMenu("&Simulation")
+        style = self.style()
+        self.play_action = QAction(style.standardIcon(QStyle.StandardPixmap.SP_MediaPlay),
+                                   "Play", self)
+        self.play_action.setShortcut(QKeySequence(Qt.Key.Key_Space))
+        self.play_action.setToolTip("Play / pause the simulated day (Space)")
+        self.play_action.triggered.connect(self.toggle_play)
+        self.step_action = QAction(style.standardIcon(QStyle.StandardPixmap.SP_MediaSkipForward),
+                                   "Step", self)
+        self.step_action.setShortcuts([QKeySequence("N"), QKeySequence(Qt.Key.Key_Right)])
+        self.step_action.setToolTip(f"Advance {STEP_S:g} simulated seconds (N or →)")
+        self.step_action.triggered.connect(self.step_simulation)
+        self.restart_action = QAction(style.standardIcon(QStyle.StandardPixmap.SP_BrowserReload),
+                                      "Restart", self)
+        self.restart_action.setShortcut(QKeySequence("R"))
+        self.restart_action.setToolTip("Restart the simulated day with the settings in the "
+                                       "Simulation dock (R)")
+        self.restart_action.triggered.connect(self.restart_simulation)
+        self.race_action = QAction("Race variants", self, checkable=True)
+        self.race_action.setToolTip("Race mode: on each recompute of the live data, also run "
+                                    "every other available variant on the same matrix")
+        self.race_action.toggled.connect(self.set_race)
+        for action in (self.play_action, self.step_action, self.restart_action):
+            sim_menu.addAction(action)
+        sim_menu.addSeparator()
+        sim_menu.addAction(self.race_action)
+        for text, key, delta in (("Previous tug", "[", -1), ("Next tug", "]", 1)):
+            action = QAction(text, self)
+            action.setShortcut(QKeySequence(key))
+            action.triggered.connect(lambda _=False, d=delta: self.cycle_tug(d))
+            sim_menu.addAction(action)
+        deselect = QAction("Deselect tug", self)
+        deselect.setShortcut(QKeySequence(Qt.Key.Key_Escape))
+        deselect.triggered.connect(lambda: self.select_tug(None))
+        sim_menu.addAction(deselect)
 
         route_menu = self.menuBar().addMenu("&Route")
         swap_action = QAction("&Swap From and To", self)
@@ -357,6 +469,11 @@ class MainWindow(QMainWindow):
             self._cost_actions[mode] = action
         self._cost_actions[TIME].setChecked(True)
 
+        tools_menu = self.menuBar().addMenu("&Tools")
+        bench_action = QAction("&Benchmark…", self)
+        bench_action.triggered.connect(self.open_benchmark)
+        tools_menu.addAction(bench_action)
+
         help_menu = self.menuBar().addMenu("&Help")
         about = QAction("&About BagRoute", self)
         about.triggered.connect(lambda: QMessageBox.about(
@@ -372,6 +489,347 @@ class MainWindow(QMainWindow):
                                               "Airport layouts (*.json);;All files (*)")
         if path:
             self.open_airport(path)
+
+    # -- the simulated day ---------------------------------------------------------------------
+
+    def _dock(self, title: str, name: str, widget, area) -> QDockWidget:
+        dock = QDockWidget(title, self)
+        dock.setObjectName(name)
+        dock.setWidget(widget)
+        dock.setFeatures(QDockWidget.DockWidgetFeature.DockWidgetMovable
+                         | QDockWidget.DockWidgetFeature.DockWidgetFloatable
+                         | QDockWidget.DockWidgetFeature.DockWidgetClosable)
+        self.addDockWidget(area, dock)
+        return dock
+
+    def _build_toolbar(self) -> None:
+        bar = QToolBar("Simulation", self)
+        bar.setObjectName("sim-toolbar")
+        bar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        bar.setMovable(False)
+        open_action = QAction(self.style().standardIcon(QStyle.StandardPixmap.SP_DialogOpenButton),
+                              "Open", self)
+        open_action.setToolTip("Open an airport layout (Ctrl+O), or drop one on the window")
+        open_action.triggered.connect(self._choose_airport_file)
+        bar.addAction(open_action)
+        bar.addSeparator()
+        bar.addAction(self.play_action)
+        bar.addAction(self.step_action)
+        bar.addAction(self.restart_action)
+        bar.addSeparator()
+        bar.addWidget(QLabel(" Speed "))
+        self.speed_combo = QComboBox()
+        for speed in SPEEDS:
+            self.speed_combo.addItem(f"{speed}×", speed)
+        self.speed_combo.setToolTip("Simulated seconds per wall-clock second")
+        self.speed_combo.currentIndexChanged.connect(
+            lambda _: self.set_speed(self.speed_combo.currentData()))
+        bar.addWidget(self.speed_combo)
+        bar.addSeparator()
+        bar.addWidget(QLabel(" Floyd–Warshall "))
+        self.toolbar_variant = VariantPicker(variants=self.panel.variant_picker._variants)
+        self.toolbar_variant.setToolTip("The variant the dispatcher's all-pairs recomputes and "
+                                        "the route finder use (unavailable ones say why)")
+        self.toolbar_variant.variantChanged.connect(
+            lambda name: self.panel.variant_picker.set_current_variant(name))
+        self.panel.variant_picker.variantChanged.connect(
+            lambda name: self.toolbar_variant.set_current_variant(name, silent=True))
+        bar.addWidget(self.toolbar_variant)
+        bar.addAction(self.race_action)
+        bar.addSeparator()
+        self.clock_label = QLabel("")
+        self.clock_label.setStyleSheet("font-family: monospace; font-size: 15px; "
+                                       "font-weight: 600; padding: 0 8px;")
+        bar.addWidget(self.clock_label)
+        self.addToolBar(Qt.ToolBarArea.TopToolBarArea, bar)
+        self.toolbar = bar
+
+    def _connect_simulation(self) -> None:
+        p = self.player
+        p.loaded.connect(self._on_sim_loaded)
+        p.stepped.connect(self._on_sim_stepped)
+        p.frame.connect(self._on_sim_frame)
+        p.failed.connect(lambda m: self._show_error("Simulation failed", m, dialog=False))
+        p.playingChanged.connect(self._on_playing_changed)
+        p.finished.connect(lambda: self._set_status("The simulated day is over: restart (R) "
+                                                    "or open another airport."))
+        self.sim_panel.restartRequested.connect(self.restart_simulation)
+        self.sim_panel.raceToggled.connect(self.race_action.setChecked)
+        self.sim_panel.prev_tug.clicked.connect(lambda: self.cycle_tug(-1))
+        self.sim_panel.next_tug.clicked.connect(lambda: self.cycle_tug(1))
+
+    def sim_config(self) -> SimConfig:
+        panel = self.sim_panel
+        fleet = panel.fleet_spin.value()
+        return SimConfig(hours=24.0, seed=panel.seed_spin.value(), tugs=fleet or None,
+                         variant=self.variant, policy=panel.policy(),
+                         load=panel.load_spin.value(), kpi_every_s=KPI_EVERY_S)
+
+    def restart_simulation(self) -> None:
+        """Start the simulated day again on the current airport (paused at 00:00)."""
+        if self.airport is None or self.player.runner.closed:
+            return
+        self.player.pause()
+        self._save_sim_settings()
+        self.sim_facts = {}
+        self._auto_selected = False
+        self.tug_layer.set_airport(self.airport)
+        self.timing_plot.reset(graph="")
+        self.kpi_plots.reset()
+        self.sim_panel.show_tug(None, self.airport, [])
+        self.sim_panel.facts_label.setText("Preparing the simulated day…")
+        self.player.load(self.airport, self.sim_config())
+
+    def play(self) -> None:
+        self.player.play()
+
+    def pause(self) -> None:
+        self.player.pause()
+
+    def toggle_play(self) -> None:
+        self.player.toggle()
+
+    def step_simulation(self) -> None:
+        self.player.step()
+
+    def set_speed(self, speed: float) -> None:
+        self.player.set_speed(speed)
+        i = self.speed_combo.findData(speed)
+        if i >= 0 and i != self.speed_combo.currentIndex():
+            self.speed_combo.setCurrentIndex(i)
+        self.settings.setValue("sim/speed", speed)
+
+    def set_race(self, on: bool) -> None:
+        """Race mode: every other available variant solves each live recompute too."""
+        on = bool(on)
+        self.player.set_race(on)
+        for w in (self.race_action, self.sim_panel.race_check):
+            if w.isChecked() != on:
+                w.blockSignals(True)
+                w.setChecked(on)
+                w.blockSignals(False)
+        self.settings.setValue("sim/race", on)
+        racers = self.player.runner.worker.race_with
+        if on:
+            self._set_status(f"Race mode: each recompute also runs {', '.join(racers)} "
+                             "on the same matrix")
+
+    def select_tug(self, tug: int | None) -> None:
+        self.tug_layer.select(tug)
+        self._show_selected_tug()
+
+    def select_busiest_tug(self) -> int | None:
+        """Select the driving tug with the longest way still ahead (demos and screenshots)."""
+        result = self.player.shown
+        if result is None:
+            return None
+        best, best_len = None, -1
+        for info in result.tugs:
+            if info.activity != 1:
+                continue
+            self.tug_layer.select(info.id)
+            if len(self.tug_layer.remaining) > best_len:
+                best, best_len = info.id, len(self.tug_layer.remaining)
+        self.select_tug(best)
+        return best
+
+    def cycle_tug(self, delta: int) -> None:
+        result = self.player.shown
+        if result is None or not result.tugs:
+            return
+        n = len(result.tugs)
+        current = self.tug_layer.selected
+        self.select_tug((delta if delta > 0 else n + delta) % n if current is None
+                        else (current + delta) % n)
+
+    def _on_map_click(self, x: float, y: float) -> bool:
+        """A click on a tug selects it, unless a node is at least as near (then it picks the node;
+        a tug parked on a node is reached with [ and ])."""
+        hit = self.tug_layer.nearest_tug(x, y)
+        if hit is None or hit[1] > 12 or self.map_view.node_at(x, y, tolerance_px=hit[1]):
+            return False
+        self.select_tug(hit[0])
+        return True
+
+    def _on_sim_loaded(self, facts: dict) -> None:
+        self.sim_facts = facts
+        n = len(self.airport.nodes)
+        self.timing_plot.set_graph(f"{facts['key_nodes']} key nodes (of {n:,} road nodes)")
+        self.sim_panel.facts_label.setText(
+            f"{facts['flights']:,} flights, {facts['bags']:,} bags, {facts['tugs']} tugs over "
+            f"{format_clock(facts['end'])}. Bag-aware all-pairs on the {facts['key_nodes']} key "
+            f"nodes (gates, sort stations, depots), recomputed {facts['recompute']} as the "
+            f"bags change. Space plays, N steps.")
+
+    def _on_sim_stepped(self, result) -> None:
+        self.tug_layer.show_result(result)
+        snap = result.snapshot
+        if not self._auto_selected and self.tug_layer.selected is None:
+            driving = [t for t in result.tugs if t.activity == 1]
+            if driving:  # a route on screen from the start: the busiest driving tug
+                self._auto_selected = True
+                self.tug_layer.select(max(driving, key=lambda t: (t.load, -t.id)).id)
+        self.timing_plot.add(result.timings)
+        self.kpi_plots.add(result.series, snap.kpis)
+        self.sim_panel.show_counts(snap.kpis)
+        self._show_selected_tug()
+        if self.player.playing and time.monotonic() - self._error_time > 8 and result.timings:
+            main = [t for t in result.timings if not t.raced][-1:] or result.timings[-1:]
+            t = main[0]
+            raced = len({x.variant for x in result.timings})
+            self._set_status(
+                f"Playing at {self.player.speed:g}× — recompute #{t.round}: {t.variant} "
+                f"{t.seconds * 1000:.2f} ms on {t.n} key nodes"
+                + (f"; {raced} variants raced" if raced > 1 else "")
+                + f"; worker {result.wall_s * 1000:.0f} ms for this step")
+        self.simStepped.emit(result)
+
+    def _on_sim_frame(self, t: float, xy) -> None:
+        self.tug_layer.move_tugs(xy, t)
+        now = time.perf_counter()
+        if now - self._last_panel_update > 0.1 or not self.player.playing:
+            self._last_panel_update = now
+            end = self.player.end_time
+            self.sim_panel.show_time(t, end)
+            self.clock_label.setText(f"{format_clock(t)}")
+
+    def _show_selected_tug(self) -> None:
+        k = self.tug_layer.selected
+        result = self.player.result_for(k) if k is not None else None
+        result = result or self.player.shown
+        if result is None or k is None or k >= len(result.tugs):
+            self.sim_panel.show_tug(None, self.airport, [])
+            return
+        self.sim_panel.show_tug(result.tugs[k], self.airport, self.tug_layer.selected_route())
+
+    def _on_playing_changed(self, playing: bool) -> None:
+        if not playing:   # the throttled clock labels catch up with the displayed time
+            self.sim_panel.show_time(self.player.clock, self.player.end_time)
+            self.clock_label.setText(format_clock(self.player.clock))
+        icon = QStyle.StandardPixmap.SP_MediaPause if playing else QStyle.StandardPixmap.SP_MediaPlay
+        self.play_action.setIcon(self.style().standardIcon(icon))
+        self.play_action.setText("Pause" if playing else "Play")
+
+    @staticmethod
+    def _timing_device() -> str:
+        cpu = platform.processor() or ""
+        try:
+            with open("/proc/cpuinfo", encoding="utf-8") as fh:
+                for line in fh:
+                    if line.startswith("model name"):
+                        cpu = line.split(":", 1)[1].strip()
+                        break
+        except OSError:
+            pass
+        cores = os.cpu_count() or 1
+        cpu = f"CPU: {cpu or 'unknown'} ×{cores}"
+        if gpu_unavailable_reason() is None:
+            return f"GPU: {'CUDA simulator' if simulated() else gpu_name()} · {cpu}"
+        return f"{cpu} (no GPU)"
+
+    # -- files: recent, drag and drop, export ---------------------------------------------------
+
+    def recent_files(self) -> list[str]:
+        value = self.settings.value("recent/files", [])
+        if isinstance(value, str):
+            value = [value] if value else []
+        return [str(v) for v in (value or [])]
+
+    def _remember_recent(self, path: Path) -> None:
+        p = str(Path(path).resolve())
+        files = [p] + [f for f in self.recent_files() if f != p]
+        self.settings.setValue("recent/files", files[:RECENT_MAX])
+        self._fill_recent_menu()
+
+    def _fill_recent_menu(self) -> None:
+        menu = getattr(self, "recent_menu", None)
+        if menu is None:
+            return
+        menu.clear()
+        files = self.recent_files()
+        for f in files:
+            action = QAction(Path(f).name, self)
+            action.setToolTip(f)
+            action.setStatusTip(f)
+            action.triggered.connect(lambda _=False, p=f: self.open_airport(p))
+            menu.addAction(action)
+        menu.setEnabled(bool(files))
+
+    @staticmethod
+    def _dropped_file(event) -> str | None:
+        md = event.mimeData()
+        if md.hasUrls():
+            for url in md.urls():
+                if url.isLocalFile():
+                    return url.toLocalFile()
+        return None
+
+    def dragEnterEvent(self, event) -> None:
+        if self._dropped_file(event):
+            event.acceptProposedAction()
+        else:
+            event.ignore()
+
+    def dropEvent(self, event) -> None:
+        path = self._dropped_file(event)
+        if path:
+            event.acceptProposedAction()
+            self.open_airport(path)
+
+    def _save_path(self, title: str, suffix: str, filt: str) -> str | None:
+        name = (self.airport.name if self.airport else "bagroute").replace(" ", "-")
+        start = str(Path.cwd() / f"{name}-{suffix}")
+        path, _ = QFileDialog.getSaveFileName(self, title, start, filt)
+        return path or None
+
+    def export_kpis(self, path) -> Path:
+        return self.kpi_plots.write_csv(path)
+
+    def export_timings(self, path) -> Path:
+        return self.timing_plot.write_csv(path)
+
+    def export_map(self, path) -> Path:
+        path = Path(path)
+        if not self.map_view.grab().save(str(path)):
+            raise OSError(f"could not write {path}")
+        return path
+
+    def _export(self, fn, title, suffix, filt) -> None:
+        path = self._save_path(title, suffix, filt)
+        if not path:
+            return
+        try:
+            out = fn(path)
+        except Exception as exc:
+            self._show_error(f"Could not save {Path(path).name}", str(exc))
+            return
+        self._set_status(f"Saved {out}")
+
+    def _export_kpis(self) -> None:
+        self._export(self.export_kpis, "Export KPIs", "kpis.csv", "CSV (*.csv)")
+
+    def _export_timings(self) -> None:
+        self._export(self.export_timings, "Export timings", "timings.csv", "CSV (*.csv)")
+
+    def _export_map(self) -> None:
+        self._export(self.export_map, "Save map", "map.png", "PNG image (*.png)")
+
+    def _restore_sim_settings(self) -> None:
+        s, panel = self.settings, self.sim_panel
+        panel.fleet_spin.setValue(s.value("sim/fleet", 0, type=int))
+        panel.load_spin.setValue(s.value("sim/load", 1.0, type=float))
+        panel.seed_spin.setValue(s.value("sim/seed", 0, type=int))
+        panel.set_policy(s.value("sim/policy", "shortest-path", type=str))
+        speed = s.value("sim/speed", 60, type=int)
+        self.set_speed(speed if speed in SPEEDS else 60)
+        self.set_race(s.value("sim/race", False, type=bool))
+
+    def _save_sim_settings(self) -> None:
+        s, panel = self.settings, self.sim_panel
+        s.setValue("sim/fleet", panel.fleet_spin.value())
+        s.setValue("sim/load", panel.load_spin.value())
+        s.setValue("sim/seed", panel.seed_spin.value())
+        s.setValue("sim/policy", panel.policy())
 
     # -- settings and closing --------------------------------------------------------------
 
@@ -389,6 +847,9 @@ class MainWindow(QMainWindow):
         variant = self.settings.value("solver/variant", "", type=str)
         if variant and self.panel.variant_picker.is_available(variant):
             self.panel.variant_picker.set_current_variant(variant, silent=True)
+        self.player.set_variant(self.variant)
+        self.toolbar_variant.set_current_variant(self.variant, silent=True)
+        self._restore_sim_settings()
 
     def closeEvent(self, event) -> None:
         self.settings.setValue("window/geometry", self.saveGeometry())
@@ -397,6 +858,11 @@ class MainWindow(QMainWindow):
         if self.solver.busy:
             self._set_status("Waiting for the running solve to finish…")
             QApplication.processEvents()
+        self._save_sim_settings()
+        if self.player.busy:
+            self._set_status("Waiting for the simulation step to finish…")
+            QApplication.processEvents()
+        self.player.shutdown()
         self.solver.shutdown()
         if self._error_box is not None:
             self._error_box.close()

@@ -12,9 +12,9 @@ from dataclasses import dataclass
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QPoint, QPointF, Qt, Signal
+from PySide6.QtCore import QPoint, QPointF, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QFont, QPainterPath, QPen, QTransform
-from PySide6.QtWidgets import QWidget
+from PySide6.QtWidgets import QGraphicsItem, QWidget
 
 BACKGROUND = "#f6f7f9"
 ROAD = "#b8c0cc"
@@ -44,7 +44,8 @@ KIND_STYLES = {
     "junction": KindStyle("Junction", "o", 9, "#868e96"),
 }
 ROAD_LABELS_UP_TO = 60      # roads: beyond this many, travel times on roads would be clutter
-NAME_LABELS_UP_TO = 400     # nodes: beyond this many, names only in tooltips (issue 5: by zoom)
+NAME_LABELS_UP_TO = 400     # nodes: beyond this many, names shown by zoom (ZOOM_LABELS_UP_TO)
+ZOOM_LABELS_UP_TO = 60      # named nodes in view: at most this many get their name drawn
 DENSE_NODES = 300           # beyond this many nodes, smaller symbols (issue 5: by zoom)
 BADGE_WORDS_UP_TO = 12      # nodes with bags: beyond this many, badges show the number only
 BADGES_UP_TO = 80           # nodes with bags: beyond this many, halos only
@@ -92,6 +93,14 @@ class AirportMapView(pg.PlotWidget):
         self._endpoints: tuple[str | None, str | None] = (None, None)
         self._legend = None
         self._scale_bar = None
+        self.click_filter = None   # (x, y) -> True when an overlay took the click
+        self.live_bags = None      # waiting bags per node (node order) of a running simulation
+        self._zoom_labels: dict[str, pg.TextItem] = {}
+        self._zoom_timer = QTimer(self)
+        self._zoom_timer.setSingleShot(True)
+        self._zoom_timer.setInterval(80)
+        self._zoom_timer.timeout.connect(self._update_zoom_labels)
+        self.getPlotItem().vb.sigRangeChanged.connect(lambda *_: self._zoom_timer.start())
 
         item = self.getPlotItem()
         item.hideAxis("left")
@@ -114,11 +123,15 @@ class AirportMapView(pg.PlotWidget):
             if overlay is not None and overlay.scene() is not None:
                 overlay.scene().removeItem(overlay)
         self._legend = self._scale_bar = None
+        for label in self._zoom_labels.values():
+            self.removeItem(label)
+        self._zoom_labels = {}
 
         self.airport = airport
+        self.live_bags = None
         self._pos = {n.id: (float(n.x), float(n.y)) for n in airport.nodes}
         self._lanes = self._lane_geometry(airport)
-        self._legend = pg.LegendItem(offset=(12, 12), labelTextColor=NAME_TEXT,
+        self._legend = pg.LegendItem(offset=(-12, 12), labelTextColor=NAME_TEXT,
                                      brush=pg.mkBrush(255, 255, 255, 220),
                                      pen=pg.mkPen("#ced4da"), labelTextSize="9pt",
                                      verSpacing=-4)
@@ -129,6 +142,49 @@ class AirportMapView(pg.PlotWidget):
         self._legend.addItem(pg.PlotDataItem(pen=pg.mkPen(ROUTE, width=5)), "Shortest route")
         self._add_scale_bar()
         self.fit()
+
+    def _update_zoom_labels(self) -> None:
+        """Large airports: name the gates, sort stations and depots only once few are in view.
+        Every airport: the scale bar keeps about a fifth of the view's width."""
+        self._update_scale_bar()
+        a = self.airport
+        if a is None or len(a.nodes) <= NAME_LABELS_UP_TO:
+            return
+        rect = self.getPlotItem().vb.viewRect()
+        inside = [n for n in a.nodes if n.kind != "junction" and rect.contains(n.x, n.y)]
+        show = {n.id for n in inside} if len(inside) <= ZOOM_LABELS_UP_TO else set()
+        for node_id, label in self._zoom_labels.items():
+            label.setVisible(node_id in show)
+        if show:
+            font = QFont()
+            font.setPointSizeF(8)
+            font.setBold(True)
+            for n in inside:
+                if n.id not in self._zoom_labels:
+                    label = pg.TextItem(n.name, color=NAME_TEXT, anchor=(0.5, -0.45),
+                                        fill=pg.mkBrush(246, 247, 249, 170))
+                    label.setFont(font)
+                    label.setPos(n.x, n.y)
+                    label.setZValue(11)
+                    self.addItem(label)
+                    self._zoom_labels[n.id] = label
+
+    def _update_scale_bar(self) -> None:
+        bar = self._scale_bar
+        if bar is None:
+            return
+        width = self.getPlotItem().vb.viewRect().width()
+        if not width > 0:
+            return
+        size = _nice_length(width / 5)
+        if size != bar.size:
+            bar.size = size
+            bar.text.setText(pg.siFormat(size, suffix="m"))
+            bar.updateBar()
+
+    def visible_names(self) -> list[str]:
+        """Node names drawn on the map right now (the zoom-dependent ones of a large airport)."""
+        return sorted(lbl.toPlainText() for lbl in self._zoom_labels.values() if lbl.isVisible())
 
     def set_bags(self, bags: dict[str, int]) -> None:
         """Redraw the waiting-bag badges (the rest of the map stays)."""
@@ -239,6 +295,9 @@ class AirportMapView(pg.PlotWidget):
         if not vb.sceneBoundingRect().contains(event.scenePos()):
             return
         p = vb.mapSceneToView(event.scenePos())
+        if self.click_filter is not None and self.click_filter(p.x(), p.y()):
+            event.accept()  # e.g. a tug was clicked: not a node pick
+            return
         node_id = self.node_at(p.x(), p.y())
         if node_id is not None:
             event.accept()
@@ -250,6 +309,11 @@ class AirportMapView(pg.PlotWidget):
         item.setZValue(z)
         self.addItem(item)
         self._items.append(item)
+        # Static layers: painted once into a pixmap and reused, so an animation frame (the
+        # tugs moving) does not redraw thousands of roads and nodes. Redrawn on zoom and pan.
+        parts = (item.curve, item.scatter) if isinstance(item, pg.PlotDataItem) else (item,)
+        for part in parts:
+            part.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         return item
 
     @staticmethod
@@ -375,13 +439,12 @@ class AirportMapView(pg.PlotWidget):
         span = float(np.ptp(xy, axis=0).max()) if len(xy) else 0.0
         if span <= 0:
             return
-        raw = span / 5
-        magnitude = 10 ** math.floor(math.log10(raw))
-        size = next(m * magnitude for m in (1, 2, 5, 10) if m * magnitude >= raw)
+        size = _nice_length(span / 5)
         self._scale_bar = pg.ScaleBar(size=size, suffix="m", brush=pg.mkBrush("#495057"),
                                       pen=pg.mkPen("#495057"), offset=(-20, -20))
         self._scale_bar.setParentItem(self.getPlotItem().vb)
         self._scale_bar.text.setColor(QColor("#495057"))
+        self._scale_bar.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
 
     def _tip(self, x, y, data) -> str:
         a = self.airport
@@ -389,13 +452,22 @@ class AirportMapView(pg.PlotWidget):
             return ""
         n = a.node(data)
         style = KIND_STYLES.get(n.kind)
-        bags = int(a.bags.get(n.id, 0))
+        if self.live_bags is not None:
+            bags = int(self.live_bags[a.index(n.id)])
+        else:
+            bags = int(a.bags.get(n.id, 0))
         lines = [f"{n.name} — {style.label if style else n.kind}"]
         if n.name != n.id:
             lines.append(f"id {n.id}")
         lines.append(f"{bags} bag{'s' if bags != 1 else ''} waiting")
         lines.append("click: set From, then To")
         return "\n".join(lines)
+
+
+def _nice_length(raw: float) -> float:
+    """The first of 1, 2, 5 × 10^k metres at or above ``raw``."""
+    magnitude = 10 ** math.floor(math.log10(raw))
+    return next(m * magnitude for m in (1, 2, 5, 10) if m * magnitude >= raw)
 
 
 def _format_seconds(seconds: float) -> str:

@@ -39,6 +39,11 @@ class _Relay(QObject):
 # A 3-node graph solved once per variant before its first real solve, so that Numba's JIT
 # compilation is not reported as the variant's solve time.
 _WARM_UP = np.array([[0, 1, np.inf], [np.inf, 0, 1], [1, np.inf, 0]], dtype=np.float64)
+WARM_UP = _WARM_UP
+
+# Numba's parallel CPU variants must not be entered from two threads at once: the route solver
+# and the simulation worker take turns through this lock.
+ENGINE_LOCK = threading.RLock()
 
 
 class _SolveTask(QRunnable):
@@ -54,10 +59,11 @@ class _SolveTask(QRunnable):
         try:
             if not self._still_wanted(job.generation):
                 return  # superseded while queued: skip the work entirely
-            if self._warmed is not None and job.variant not in self._warmed:
-                self._solve(_WARM_UP, job.variant)  # JIT-compile outside the measured solve
-                self._warmed.add(job.variant)
-            result = self._solve(job.cost, job.variant)
+            with ENGINE_LOCK:
+                if self._warmed is not None and job.variant not in self._warmed:
+                    self._solve(_WARM_UP, job.variant)  # JIT-compile outside the measured solve
+                    self._warmed.add(job.variant)
+                result = self._solve(job.cost, job.variant)
             self._relay.solved.emit(job, result)
         except Exception as exc:  # never let an engine error kill the thread silently
             message = f"{exc.__class__.__name__}: {exc}"

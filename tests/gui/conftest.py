@@ -53,3 +53,29 @@ def make_window(qtbot, settings, paper5):
 @pytest.fixture
 def window(make_window):
     return make_window()
+
+
+SIM_TIMEOUT_MS = 60_000  # preparing a simulated day (first run JIT-compiles the engine)
+
+
+@pytest.fixture
+def regional():
+    from engine.layout_io import bundled_airports
+    return bundled_airports()["regional"]
+
+
+@pytest.fixture
+def sim_window(make_window, regional, qtbot):
+    """A shown window on the regional airport (8 tugs) whose simulated day is ready, paused."""
+    window = make_window(regional)
+    qtbot.waitUntil(lambda: window.player.ready, timeout=SIM_TIMEOUT_MS)
+    return window
+
+
+def play_until(qtbot, window, t: float, speed: int = 2400, timeout_ms: int = 30_000):
+    """Play at ``speed`` until the window shows simulated time ``t`` or later, then pause."""
+    window.set_speed(speed)
+    window.play()
+    qtbot.waitUntil(lambda: window.player.shown is not None
+                    and window.player.shown.snapshot.t >= t, timeout=timeout_ms)
+    window.pause()

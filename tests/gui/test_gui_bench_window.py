@@ -218,3 +218,13 @@ def test_bad_sizes_are_a_message_not_a_run(make_bench):
     window.sizes_edit.setText("64 lots")
     assert window.start_run() is None
     assert "'lots'" in window.status_line.text() and not window.running
+
+
+def test_main_window_opens_the_benchmark_window_from_its_tools_menu(window, qtbot):
+    from gui.bench_window import BenchWindow
+    actions = {a.text(): a for m in window.menuBar().actions() for a in m.menu().actions()}
+    assert "&Benchmark…" in actions
+    bench = window.open_benchmark()
+    qtbot.waitExposed(bench)
+    assert isinstance(bench, BenchWindow) and bench.isVisible()
+    bench.close()

@@ -1,0 +1,268 @@
+"""Live plots beside the map: each Floyd–Warshall variant's time per recompute, and the KPIs.
+
+Timing: one curve per variant against the recompute number, log-scale milliseconds, the last
+``WINDOW`` recomputes; the legend gives each variant's current and median time. In race mode
+every variant solves the same recomputes, so the curves line up point for point.
+KPIs: misconnected bags per 1,000 (MBR), bags delivered on time, waiting and misconnected,
+against simulated hours, in four small panels (their scales differ by orders of magnitude).
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+from collections import deque
+from pathlib import Path
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtWidgets import QWidget
+
+WINDOW = 200            # recomputes kept on the timing plot
+BACKGROUND = "w"
+AXIS = "#495057"
+VARIANT_COLORS = {
+    "cpu-linear": "#868e96", "cpu-blocked": "#1c7ed6", "gpu-linear": "#f08c00",
+    "gpu-coalesced": "#e8590c", "gpu-shared": "#c2255c", "gpu-blocked": "#2f9e44",
+    "gpu-fast": "#7048e8",
+}
+EXTRA_COLORS = ("#0b7285", "#5c940d", "#862e9c", "#a61e4d")
+
+
+def _ms(seconds: float) -> str:
+    ms = seconds * 1000.0
+    if not math.isfinite(ms):
+        return "—"
+    if ms >= 100:
+        return f"{ms:.0f} ms"
+    if ms >= 1:
+        return f"{ms:.2f} ms"
+    return f"{ms * 1000:.0f} µs"
+
+
+def _style_plot(plot) -> None:
+    for side in ("left", "bottom"):
+        ax = plot.getAxis(side)
+        if side == "bottom":
+            ax.enableAutoSIPrefix(False)
+        ax.setPen(pg.mkPen("#adb5bd"))
+        ax.setTextPen(pg.mkPen(AXIS))
+    plot.showGrid(x=True, y=True, alpha=0.18)
+    plot.setMenuEnabled(False)
+    plot.hideButtons()
+
+
+class LogMsAxis(pg.AxisItem):
+    """A y axis for log10(milliseconds): ticks at 1, 2 and 5 of each decade, labelled in ms."""
+
+    def tickValues(self, minVal, maxVal, size):
+        if not (math.isfinite(minVal) and math.isfinite(maxVal)) or maxVal <= minVal:
+            return []
+        lo, hi = math.floor(minVal), math.ceil(maxVal)
+        if hi - lo > 8:
+            return [(None, [float(k) for k in range(lo, hi + 1, 2) if minVal <= k <= maxVal])]
+        for steps in ((1,), (1, 2, 5), (1, 2, 3, 4, 5, 6, 7, 8, 9)):
+            if hi - lo > 3 and len(steps) > 1:
+                break
+            ticks = [math.log10(m) + k for k in range(lo, hi + 1) for m in steps]
+            ticks = [v for v in ticks if minVal <= v <= maxVal]
+            if len(ticks) >= 3:
+                break
+        return [(None, ticks)]
+
+    def tickStrings(self, values, scale, spacing):
+        out = []
+        for v in values:
+            ms = 10.0 ** v
+            if ms >= 1000:
+                out.append(f"{ms / 1000:g} s")
+            elif ms >= 1:
+                out.append(f"{ms:.0f} ms")
+            elif ms >= 0.1:
+                out.append(f"{ms:.1f} ms")
+            else:
+                out.append(f"{ms * 1000:.0f} µs")
+        return out
+
+
+class TimingPlot(pg.PlotWidget):
+    """Milliseconds per all-pairs recompute, one curve per variant, rolling window. The curves
+    hold log10(ms); ``LogMsAxis`` labels them in plain milliseconds."""
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent, background=BACKGROUND, axisItems={"left": LogMsAxis("left")})
+        self.plot = self.getPlotItem()
+        _style_plot(self.plot)
+        self.plot.setLabel("left", "solve time (log scale)")
+        self.plot.setLabel("bottom", "recompute #")
+        self.legend = self.plot.addLegend(offset=(8, 6), labelTextColor="#212529",
+                                          brush=pg.mkBrush(255, 255, 255, 225),
+                                          pen=pg.mkPen("#ced4da"), labelTextSize="9pt",
+                                          verSpacing=-6)
+        self.device = ""
+        self.graph = ""
+        self.rows: list = []                       # every Timing this run (for CSV)
+        self.data: dict[str, deque] = {}
+        self.curves: dict[str, pg.PlotDataItem] = {}
+        self._dirty = False
+        self._set_title()
+        self._empty_view()
+
+    def _empty_view(self) -> None:
+        self.legend.setVisible(False)
+        self.plot.setXRange(0, 10, padding=0.02)
+        self.plot.setYRange(-1.05, 1.05, padding=0)   # 0.1 ms to 10 ms until the first recompute
+
+    def reset(self, device: str = "", graph: str = "") -> None:
+        for curve in self.curves.values():
+            self.plot.removeItem(curve)
+        self.legend.clear()
+        self.curves, self.data, self.rows = {}, {}, []
+        self.device, self.graph = device or self.device, graph
+        self._set_title()
+        self._empty_view()
+
+    def set_device(self, device: str) -> None:
+        self.device = device
+        self._set_title()
+
+    def set_graph(self, graph: str) -> None:
+        self.graph = graph
+        self._set_title()
+
+    def _set_title(self) -> None:
+        sub = " · ".join(p for p in (self.graph, self.device) if p)
+        title = "<b>Floyd–Warshall time per recompute</b>"
+        if sub:
+            title += f"<br><span style='font-size:8.5pt; color:#495057'>{sub}</span>"
+        self.plot.setTitle(title, color="#212529", size="10pt")
+
+    def add(self, timings) -> None:
+        for t in timings:
+            self.rows.append(t)
+            if not (t.seconds > 0 and math.isfinite(t.seconds)):
+                continue
+            self.data.setdefault(t.variant, deque(maxlen=WINDOW)).append((t.round, t.seconds))
+            self._dirty = True
+        if self._dirty:
+            self.redraw()
+
+    def variants_seen(self) -> list[str]:
+        return sorted(self.data)
+
+    def stats(self, variant: str) -> tuple[float, float]:
+        """(latest, median) seconds of ``variant`` over the window."""
+        values = [s for _, s in self.data[variant]]
+        return values[-1], float(np.median(values))
+
+    def redraw(self) -> None:
+        self._dirty = False
+        self.legend.setVisible(bool(self.data))
+        self.plot.enableAutoRange(axis="y")
+        latest_round = max((d[-1][0] for d in self.data.values() if d), default=0)
+        self.plot.setXRange(max(0, latest_round - WINDOW), max(latest_round + 1, 10), padding=0.02)
+        for name in sorted(self.data, key=lambda v: list(VARIANT_COLORS).index(v)
+                           if v in VARIANT_COLORS else 99):
+            d = [p for p in self.data[name] if p[0] > latest_round - WINDOW]
+            if not d:
+                continue
+            x = np.array([p[0] for p in d], dtype=float)
+            y = np.log10(np.array([p[1] for p in d], dtype=float) * 1000.0)
+            cur, med = self.stats(name)
+            label = f"{name}: {_ms(cur)} (median {_ms(med)})"
+            if name not in self.curves:
+                color = VARIANT_COLORS.get(name, EXTRA_COLORS[len(self.curves) % len(EXTRA_COLORS)])
+                curve = pg.PlotDataItem(pen=pg.mkPen(color, width=2), symbol="o", symbolSize=4,
+                                        symbolBrush=color, symbolPen=None, name=label)
+                self.plot.addItem(curve)
+                self.curves[name] = curve
+            curve = self.curves[name]
+            curve.setData(x, y)
+            curve.setSymbol("o" if len(x) <= 60 else None)
+            sample = self.legend.getLabel(curve)
+            if sample is not None:
+                sample.setText(label)
+
+    def write_csv(self, path) -> Path:
+        path = Path(path)
+        with path.open("w", newline="", encoding="utf-8") as fh:
+            w = csv.writer(fh)
+            w.writerow(["recompute", "sim_t_s", "variant", "ms", "vertices", "raced", "agrees"])
+            for t in self.rows:
+                w.writerow([t.round, round(t.t, 3), t.variant, round(t.seconds * 1000, 6), t.n,
+                            int(t.raced), int(t.agrees)])
+        return path
+
+
+KPI_PANELS = (
+    ("mbr", "MBR (misconnected per 1,000)", "#c92a2a"),
+    ("delivered", "Delivered on time", "#2f9e44"),
+    ("waiting", "Bags waiting", "#f08c00"),
+    ("misconnected", "Misconnected bags", "#862e9c"),
+)
+
+
+class KpiPlots(pg.GraphicsLayoutWidget):
+    """Four small KPI panels against simulated hours, updated as samples arrive."""
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setBackground(BACKGROUND)
+        self.series: list[dict] = []      # the engine's samples (every kpi_every_s)
+        self.live: dict | None = None     # the newest snapshot's KPIs (drawn as the last point)
+        self.plots, self.curves = {}, {}
+        for i, (key, title, color) in enumerate(KPI_PANELS):
+            p = self.addPlot(row=i // 2, col=i % 2)
+            _style_plot(p)
+            p.setTitle(title, color="#212529", size="9pt")
+            p.getAxis("left").setWidth(42)
+            if i >= 2:
+                p.setLabel("bottom", "simulated hours")
+            curve = p.plot(pen=pg.mkPen(color, width=2), fillLevel=0,
+                           brush=pg.mkBrush(pg.mkColor(color).red(), pg.mkColor(color).green(),
+                                            pg.mkColor(color).blue(), 40))
+            self.plots[key], self.curves[key] = p, curve
+        for key in list(self.plots)[1:]:
+            self.plots[key].setXLink(self.plots["mbr"])
+
+    def reset(self) -> None:
+        self.series, self.live = [], None
+        for key, curve in self.curves.items():
+            curve.setData([], [])
+            self.plots[key].setTitle(dict((k, t) for k, t, _ in KPI_PANELS)[key],
+                                     color="#212529", size="9pt")
+
+    def add(self, series: list[dict], live: dict | None) -> None:
+        self.series.extend(series)
+        self.live = live
+        rows = list(self.series)
+        if live is not None and (not rows or live["t"] > rows[-1]["t"]):
+            rows.append(live)
+        if not rows:
+            return
+        t = np.array([r["t"] for r in rows], dtype=float) / 3600.0
+        for key, title, _ in KPI_PANELS:
+            y = np.array([r[key] for r in rows], dtype=float)
+            self.curves[key].setData(t, y)
+            self.plots[key].setYRange(0, max(float(y.max()) * 1.12, 1.0), padding=0)
+            self.plots[key].setXRange(0, max(float(t[-1]), 0.05), padding=0.02)
+            now = y[-1]
+            value = f"{now:.1f}" if key == "mbr" else f"{int(now):,}"
+            if key == "delivered" and rows[-1]["created"]:
+                done = rows[-1]["delivered"] + rows[-1]["misconnected"]
+                if done:
+                    value += f" ({100.0 * rows[-1]['delivered'] / done:.1f}% on time)"
+            self.plots[key].setTitle(f"{title}: <b>{value}</b>", color="#212529", size="9pt")
+
+    def write_csv(self, path) -> Path:
+        from engine.sim.kpi import SERIES_FIELDS
+        path = Path(path)
+        rows = list(self.series)
+        if self.live is not None and (not rows or self.live["t"] > rows[-1]["t"]):
+            rows.append(self.live)
+        with path.open("w", newline="", encoding="utf-8") as fh:
+            w = csv.writer(fh)
+            w.writerow(SERIES_FIELDS)
+            for r in rows:
+                w.writerow([r.get(k, "") for k in SERIES_FIELDS])
+        return path

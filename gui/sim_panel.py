@@ -1,0 +1,165 @@
+"""The simulation dock: the day's settings (fleet, bag arrival rate, seed, dispatch policy, race
+mode), the simulated clock and bag counts, and the selected tug's load and job."""
+
+from __future__ import annotations
+
+import html
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (QCheckBox, QComboBox, QDoubleSpinBox, QFormLayout, QGroupBox,
+                               QHBoxLayout, QLabel, QPushButton, QSpinBox, QVBoxLayout, QWidget)
+
+from engine.sim.tugs import ACTIVITY_NAMES, DRIVING, HANDLING
+
+from .tug_layer import SELECTED, TUG_COLORS
+
+MUTED = "#5f6b7a"
+POLICIES = (("shortest-path", "Shortest path (bag-aware)"), ("baseline", "Baseline (nearest job)"))
+
+
+def format_clock(seconds: float) -> str:
+    s = int(seconds)
+    return f"{s // 3600:02d}:{s % 3600 // 60:02d}:{s % 60:02d}"
+
+
+class SimPanel(QWidget):
+    """``restartRequested``: the user changed a setting that needs a new simulated day (or
+    pressed Restart). ``raceToggled(bool)``. ``tugChosen(int | None)``."""
+
+    restartRequested = Signal()
+    raceToggled = Signal(bool)
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setMinimumWidth(300)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(10, 8, 10, 8)
+        layout.setSpacing(8)
+
+        self.clock_label = QLabel("—")
+        self.clock_label.setStyleSheet("font-size: 22px; font-weight: 600; font-family: monospace;")
+        self.clock_label.setToolTip("Simulated time of day shown on the map")
+        self.counts_label = QLabel("")
+        self.counts_label.setWordWrap(True)
+        self.counts_label.setTextFormat(Qt.TextFormat.RichText)
+        layout.addWidget(self.clock_label)
+        layout.addWidget(self.counts_label)
+
+        day = QGroupBox("Simulated day")
+        form = QFormLayout(day)
+        form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        self.fleet_spin = QSpinBox()
+        self.fleet_spin.setRange(0, 500)
+        self.fleet_spin.setSpecialValueText("airport's own")
+        self.fleet_spin.setToolTip("Tugs in service, shared over the depots (0: the airport's fleets)")
+        self.load_spin = QDoubleSpinBox()
+        self.load_spin.setRange(0.1, 5.0)
+        self.load_spin.setSingleStep(0.1)
+        self.load_spin.setValue(1.0)
+        self.load_spin.setSuffix(" ×")
+        self.load_spin.setToolTip("Bag arrival rate: multiplies the bags per flight")
+        self.seed_spin = QSpinBox()
+        self.seed_spin.setRange(0, 999_999)
+        self.seed_spin.setToolTip("Same seed, same flights and bags")
+        self.policy_combo = QComboBox()
+        for key, label in POLICIES:
+            self.policy_combo.addItem(label, key)
+        self.policy_combo.setToolTip("Shortest path: jobs by bag-aware all-pairs distance and "
+                                     "urgency. Baseline: nearest bags by plain travel time.")
+        form.addRow("Fleet", self.fleet_spin)
+        form.addRow("Bag arrivals", self.load_spin)
+        form.addRow("Seed", self.seed_spin)
+        form.addRow("Dispatch", self.policy_combo)
+        self.restart_button = QPushButton("↺  Restart the day")
+        self.restart_button.setToolTip("Start the simulated day again with these settings (R)")
+        form.addRow(self.restart_button)
+        self.race_check = QCheckBox("Race every variant on each recompute")
+        self.race_check.setToolTip("On each all-pairs recompute of the live data, also solve the "
+                                   "same matrix with every other available variant, in the "
+                                   "worker thread, and plot their times side by side")
+        form.addRow(self.race_check)
+        layout.addWidget(day)
+
+        tug_box = QGroupBox("Selected tug")
+        tug_layout = QVBoxLayout(tug_box)
+        self.tug_title = QLabel("Click a tug on the map")
+        self.tug_title.setTextFormat(Qt.TextFormat.RichText)
+        self.tug_label = QLabel("")
+        self.tug_label.setWordWrap(True)
+        self.tug_label.setTextFormat(Qt.TextFormat.RichText)
+        row = QHBoxLayout()
+        self.prev_tug = QPushButton("◀")
+        self.next_tug = QPushButton("▶")
+        for b, tip in ((self.prev_tug, "Previous tug ([)"), (self.next_tug, "Next tug (])")):
+            b.setFixedWidth(34)
+            b.setToolTip(tip)
+        row.addWidget(self.tug_title, 1)
+        row.addWidget(self.prev_tug)
+        row.addWidget(self.next_tug)
+        tug_layout.addLayout(row)
+        tug_layout.addWidget(self.tug_label)
+        layout.addWidget(tug_box)
+
+        self.facts_label = QLabel("")
+        self.facts_label.setWordWrap(True)
+        self.facts_label.setStyleSheet(f"color: {MUTED}; font-size: 11px;")
+        layout.addWidget(self.facts_label)
+        layout.addStretch(1)
+
+        self.restart_button.clicked.connect(self.restartRequested)
+        self.race_check.toggled.connect(self.raceToggled)
+
+    # -- state ----------------------------------------------------------------------------------
+    def policy(self) -> str:
+        return self.policy_combo.currentData()
+
+    def set_policy(self, key: str) -> None:
+        i = self.policy_combo.findData(key)
+        if i >= 0:
+            self.policy_combo.setCurrentIndex(i)
+
+    def show_time(self, t: float, end: float) -> None:
+        self.clock_label.setText(f"{format_clock(t)} <span style='font-size:12px; color:{MUTED}'>"
+                                 f"/ {format_clock(end)}</span>")
+
+    def show_counts(self, kpis: dict) -> None:
+        self.counts_label.setText(
+            f"<span style='color:{MUTED}'>Bags</span> {kpis['created']:,} created · "
+            f"<b>{kpis['waiting']:,}</b> waiting · {kpis['on_tug']:,} on tugs · "
+            f"<span style='color:#2f9e44'>{kpis['delivered']:,} delivered</span> · "
+            f"<span style='color:#c92a2a'>{kpis['misconnected']:,} misconnected</span> "
+            f"(MBR {kpis['mbr']:.1f})")
+
+    def show_tug(self, info, airport, route: list[int]) -> None:
+        """The tug's activity, load and job, in words; None: nothing selected."""
+        if info is None:
+            self.tug_title.setText("Click a tug on the map")
+            self.tug_label.setText("")
+            return
+        names = [n.name for n in airport.nodes]
+        color = TUG_COLORS.get(info.activity, "#868e96")
+        self.tug_title.setText(
+            f"<span style='color:{SELECTED}; font-size:15px'>◆</span> <b>Tug {info.id + 1}</b> "
+            f"<span style='color:{color}'>{ACTIVITY_NAMES.get(info.activity, '?')}</span>")
+        rows = [("Load", f"<b>{info.load}</b> / {info.capacity} bags")]
+        if info.activity == DRIVING:
+            where = html.escape(names[info.target]) if info.target >= 0 else "?"
+            job = "delivering to" if info.load and info.target in info.dests else "heading to"
+            rows.append(("Job", f"{job} <b>{where}</b>"))
+            rows.append(("Route", f"{len(route)} nodes, {html.escape(names[route[0]])} → "
+                                  f"{html.escape(names[route[-1]])}" if route else "—"))
+        elif info.activity == HANDLING:
+            rows.append(("Job", f"loading/unloading at <b>{html.escape(names[info.node])}</b>"))
+        else:
+            rows.append(("Job", f"idle at <b>{html.escape(names[info.node])}</b>"))
+        if info.pickups:
+            rows.append(("Promised", f"{info.pickups} bags waiting for it"))
+        if info.dests:
+            shown = ", ".join(html.escape(names[d]) for d in info.dests[:4])
+            more = f" +{len(info.dests) - 4}" if len(info.dests) > 4 else ""
+            rows.append(("Bags for", shown + more))
+        rows.append(("Depot", html.escape(names[info.depot])))
+        self.tug_label.setText(
+            "<table cellspacing='0' cellpadding='2'>"
+            + "".join(f"<tr><td style='color:{MUTED}; padding-right:10px'>{k}</td><td>{v}</td></tr>"
+                      for k, v in rows) + "</table>")

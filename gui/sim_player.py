@@ -1,0 +1,264 @@
+"""Plays the simulation: a simulated clock on the UI thread, kept just behind the worker.
+
+The worker computes ahead in chunks; an animation timer (about 60 frames a second) moves the
+displayed clock at the chosen speed and places every tug on its road at that instant, from the
+last few ``TugFrame``s (the newest one whose description of the tug already holds). The clock
+never passes the newest result, so a slow worker slows the picture instead of making tugs jump.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+
+import numpy as np
+
+from PySide6.QtCore import QObject, QTimer, Signal
+
+from engine.sim import SimConfig
+
+from .sim_worker import _SPAN, SimThread, StepResult
+
+FRAME_MS = 16            # animation timer interval (≈ 60 fps; each frame is cheap)
+LOOKAHEAD_WALL_S = 0.3   # keep this much wall time of simulation computed ahead
+CHUNK_WALL_S = 0.15      # one request: this much wall time of simulation
+STEP_S = 60.0            # simulated seconds of one single step (N / →)
+SPEEDS = (1, 5, 10, 30, 60, 120, 300, 600)
+HISTORY = 4              # TugFrames kept for interpolation
+
+
+class SimPlayer(QObject):
+    """``stepped(StepResult)``: new data (bags, routes, KPIs, timings). ``frame(t, xy)``: tug
+    positions at displayed time ``t``, every animation tick that moved the clock."""
+
+    loaded = Signal(object)           # facts dict
+    stepped = Signal(object)          # StepResult (current generation only)
+    frame = Signal(float, object)     # displayed simulated time, tugs × 2 positions
+    failed = Signal(str)
+    playingChanged = Signal(bool)
+    finished = Signal()
+
+    def __init__(self, parent: QObject | None = None):
+        super().__init__(parent)
+        self.runner = SimThread(self)
+        self.runner.worker.loaded.connect(self._on_loaded)
+        self.runner.worker.stepped.connect(self._on_stepped)
+        self.runner.worker.failed.connect(self._on_failed)
+        self.generation = 0
+        self.speed = 60.0
+        self.playing = False
+        self.ready = False
+        self.clock = 0.0                 # displayed simulated time
+        self.target = 0.0                # where the clock may go while paused (single step)
+        self.end_time = 0.0
+        self.latest: StepResult | None = None
+        self.history: deque = deque(maxlen=HISTORY)
+        self.pending = False             # an advance request is with the worker
+        self.shown: StepResult | None = None   # the newest result the clock has reached
+        self._unshown: deque = deque()   # results computed ahead of the displayed clock
+        self.frames = 0                  # animation frames drawn (for frame-rate measurement)
+        self.results = 0
+        self.play_when_ready = False
+        self._last_tick = time.perf_counter()
+        self.timer = QTimer(self)
+        self.timer.setInterval(FRAME_MS)
+        self.timer.timeout.connect(self._tick)
+
+    # -- commands ---------------------------------------------------------------------------
+    def load(self, airport, config: SimConfig) -> None:
+        """Start a new simulated day (results from an earlier one are dropped from now on)."""
+        self.generation += 1
+        self.ready, self.pending, self.latest, self.shown = False, False, None, None
+        self.history.clear()
+        self._unshown.clear()
+        self.clock = self.target = 0.0
+        self.end_time = config.hours * 3600.0
+        self.runner.worker.variant = config.variant
+        self.runner.load(self.generation, airport, config)
+
+    def play(self) -> None:
+        if not self.ready:               # still preparing the day: play as soon as it is ready
+            self.play_when_ready = not self.runner.closed
+            return
+        if not self.playing and not self.runner.closed:
+            if self.latest is not None and self.latest.snapshot.finished and self.clock >= self.latest.snapshot.t:
+                return
+            self.playing = True
+            self._last_tick = time.perf_counter()
+            self.timer.start()
+            self.playingChanged.emit(True)
+
+    def pause(self) -> None:
+        self.play_when_ready = False
+        if self.playing:
+            self.playing = False
+            self.target = self.clock
+            self.playingChanged.emit(False)
+
+    def toggle(self) -> None:
+        self.pause() if self.playing else self.play()
+
+    def step(self, seconds: float = STEP_S) -> None:
+        """Pause and advance ``seconds`` of simulated time (the tugs glide there)."""
+        self.pause()
+        if not self.ready:
+            return
+        self.target = min(self.end_time, max(self.target, self.clock) + seconds)
+        self._request(self.target)
+        self._last_tick = time.perf_counter()
+        self.timer.start()
+
+    def set_speed(self, speed: float) -> None:
+        self.speed = max(0.1, float(speed))
+
+    def set_variant(self, name: str) -> None:
+        self.runner.worker.variant = name
+
+    def set_race(self, on: bool) -> None:
+        self.runner.worker.race = bool(on)
+
+    @property
+    def race(self) -> bool:
+        return self.runner.worker.race
+
+    @property
+    def busy(self) -> bool:
+        return self.pending or not self.ready
+
+    def shutdown(self) -> bool:
+        self.timer.stop()
+        self.playing = False
+        self.generation += 1
+        return self.runner.shutdown()
+
+    def positions(self, t: float | None = None):
+        """Every tug's position at simulated time ``t`` (default: the displayed clock)."""
+        t = self.clock if t is None else t
+        if not self.history:
+            return None
+        hist = list(self.history)
+        best = hist[-1].frame.positions(t)
+        need = hist[-1].frame.valid_from > t
+        # An older frame describes a tug until its newer description starts (e.g. a new leg).
+        for older in reversed(hist[:-1]):
+            if not need.any():
+                break
+            best[need] = older.frame.positions(t)[need]
+            need &= older.frame.valid_from > t
+        return best
+
+    def leg(self, tug: int, t: float | None = None):
+        """(route node indices, arrival times) of the leg ``tug`` drives at simulated time ``t``
+        (from the same frame its drawn position comes from), or None when it is not driving."""
+        result = self.result_for(tug, t)
+        if result is None:
+            return None
+        f = result.frame
+        slot = np.flatnonzero(f.driving == tug)
+        if not len(slot):
+            return None
+        k = int(slot[0])
+        times = f.keys[f.lo[k]:f.hi[k] + 1] - k * _SPAN
+        return np.asarray(result.snapshot.routes[tug]), times
+
+    def result_for(self, tug: int, t: float | None = None):
+        """The newest result whose description of ``tug`` holds at ``t``: the one its drawn
+        position, route and job come from."""
+        t = self.clock if t is None else t
+        hist = list(self.history)
+        for result in reversed(hist):
+            f = result.frame
+            if tug >= len(f.valid_from):
+                return None
+            if f.valid_from[tug] <= t or result is hist[0]:
+                return result
+        return None
+
+    # -- worker outcomes ----------------------------------------------------------------------
+    def _on_loaded(self, generation: int, facts: dict) -> None:
+        if generation == self.generation:
+            self.end_time = facts["end"]
+            self.loaded.emit(facts)
+
+    def _on_stepped(self, result: StepResult) -> None:
+        if result.generation != self.generation:
+            return  # a previous airport's (or day's) result: never drawn
+        self.pending = False
+        self.results += 1
+        self.latest = result
+        self.history.append(result)
+        self._unshown.append(result)
+        if not self.ready:
+            self.ready = True
+            self.clock = self.target = result.snapshot.t
+            self._show_reached()
+            self.frame.emit(self.clock, self.positions())
+            if self.play_when_ready:
+                self.play_when_ready = False
+                self.play()
+        if self.playing:
+            self._maybe_request()
+
+    def _show_reached(self) -> None:
+        """Hand the UI every result whose time the displayed clock has reached (bags, KPIs,
+        routes and timings then match the tugs on the map)."""
+        while self._unshown and self._unshown[0].snapshot.t <= self.clock + 1e-9:
+            result = self._unshown.popleft()
+            if self._unshown and self._unshown[0].snapshot.t <= self.clock + 1e-9:
+                # the next one is reached too: fold this one's timings and KPI samples into it
+                nxt = self._unshown[0]
+                nxt.timings[:0] = result.timings
+                nxt.series[:0] = result.series
+                continue
+            self.shown = result
+            self.stepped.emit(result)
+
+    def _on_failed(self, generation: int, message: str) -> None:
+        if generation == self.generation:
+            self.pending = False
+            self.play_when_ready = False
+            self.pause()
+            self.failed.emit(message)
+
+    # -- the animation ------------------------------------------------------------------------
+    def _request(self, target: float) -> None:
+        if self.pending or self.latest is None:
+            return
+        if target <= self.latest.snapshot.t or self.latest.snapshot.finished:
+            return
+        self.pending = True
+        self.runner.advance(self.generation, target)
+
+    def _maybe_request(self) -> None:
+        if self.latest is None:
+            return
+        ahead = self.speed * LOOKAHEAD_WALL_S
+        if self.latest.snapshot.t - self.clock < ahead:
+            chunk = max(self.speed * CHUNK_WALL_S, 2.0)
+            self._request(min(self.end_time, max(self.latest.snapshot.t, self.clock) + chunk))
+
+    def _tick(self) -> None:
+        now = time.perf_counter()
+        dt, self._last_tick = min(now - self._last_tick, 0.25), now
+        if not self.ready or self.latest is None:
+            return
+        newest = self.latest.snapshot.t
+        if self.playing:
+            self._maybe_request()
+            goal = newest
+            rate = self.speed
+        else:
+            goal = min(self.target, newest)
+            rate = max(self.speed, STEP_S / 0.4)   # a single step glides in about 0.4 s
+        if self.clock < goal:
+            self.clock = min(goal, self.clock + rate * dt)
+            self.frames += 1
+            self._show_reached()
+            self.frame.emit(self.clock, self.positions())
+        elif not self.playing and self.clock >= self.target and not self.pending:
+            self.timer.stop()
+        if self.latest.snapshot.finished and self.clock >= newest:
+            if self.playing:
+                self.pause()
+                self.finished.emit()
+            self.timer.stop()

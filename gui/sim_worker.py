@@ -1,0 +1,304 @@
+"""The simulated day off the UI thread: a QObject worker in its own QThread steps ``Simulation``.
+
+The UI asks for "advance to simulated time T" and gets back a ``StepResult``: the engine's
+``Snapshot``, a ``TugFrame`` (every tug's current leg with its timetable, so the map can place a
+tug on its road at any instant near T), the all-pairs timings of the recomputes that ran, and
+the new KPI samples. Every request carries a generation id; the UI bumps it on each new airport
+or restart, and the worker skips stale requests, so a previous airport's results are never drawn
+on a new one. A stop flag is checked between sub-steps, so closing waits a few milliseconds.
+
+Race mode: on each bag-aware recompute of the live data the worker also solves the same cost
+matrix with every other race variant and reports each one's time (and whether it agreed).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+import traceback
+from dataclasses import dataclass, field
+
+import numpy as np
+from PySide6.QtCore import QCoreApplication, QObject, QThread, Signal, Slot
+
+from engine.apsp import solve, variants as all_variants
+from engine.apsp.gpu_device import simulated
+from engine.sim import ON_TUG, SimConfig, Simulation
+from engine.sim.tugs import DRIVING, HANDLING
+
+from .solver_worker import ENGINE_LOCK, WARM_UP
+
+SUBSTEP_S = 30.0        # simulated seconds between two looks at the stop flag
+_SPAN = 1.0e7           # per-tug offset in the flat leg timetable (> any simulated time)
+
+
+def race_variants() -> list[str]:
+    """Concrete variants that can race here. Simulated GPU variants are left out: the CUDA
+    simulator runs each GPU thread as a Python thread, far too slow for live data."""
+    return [v.name for v in all_variants()
+            if v.available and not (v.family == "gpu" and simulated())]
+
+
+@dataclass
+class Timing:
+    round: int           # which recompute (1, 2, …); raced variants share the round
+    t: float             # simulated seconds
+    variant: str
+    seconds: float       # wall time of the solve
+    n: int               # vertices of the solved graph
+    raced: bool = False  # an extra solve of race mode (not the one the dispatcher used)
+    agrees: bool = True  # raced solve gave the same distances as the dispatcher's
+
+
+@dataclass
+class TugFrame:
+    """Where every tug is at any instant near ``t``: its leg (roads and times) if driving, its
+    node otherwise. ``valid_from[i]``: from when this description of tug i holds."""
+    t: float
+    node_xy: np.ndarray          # tugs × 2: the node each tug is at (or last reached)
+    valid_from: np.ndarray       # tugs
+    driving: np.ndarray          # indices of driving tugs
+    keys: np.ndarray             # flat timetable: slot * _SPAN + time
+    xs: np.ndarray
+    ys: np.ndarray
+    lo: np.ndarray               # per driving tug: first index in the flat arrays
+    hi: np.ndarray               # per driving tug: last index
+
+    def positions(self, t: float) -> np.ndarray:
+        """tugs × 2 positions at simulated time ``t`` (clamped to each leg's ends)."""
+        out = self.node_xy.copy()
+        if len(self.driving):
+            q = np.arange(len(self.driving)) * _SPAN + t
+            k = np.searchsorted(self.keys, q, side="right") - 1
+            k = np.clip(k, self.lo, self.hi - 1)
+            span = self.keys[k + 1] - self.keys[k]
+            f = np.clip((q - self.keys[k]) / np.where(span > 0, span, 1.0), 0.0, 1.0)
+            out[self.driving, 0] = self.xs[k] + f * (self.xs[k + 1] - self.xs[k])
+            out[self.driving, 1] = self.ys[k] + f * (self.ys[k + 1] - self.ys[k])
+        return out
+
+
+@dataclass
+class TugInfo:
+    """What the side panel says about one tug."""
+    id: int
+    activity: int
+    node: int
+    target: int
+    load: int
+    capacity: int
+    pickups: int                 # bags promised to it, still waiting
+    dests: list[int]             # where the bags on board go
+    depot: int
+
+
+@dataclass
+class StepResult:
+    generation: int
+    snapshot: object             # engine.sim.Snapshot
+    frame: TugFrame
+    tugs: list[TugInfo]
+    timings: list[Timing] = field(default_factory=list)
+    series: list[dict] = field(default_factory=list)   # KPI samples new since the last result
+    wall_s: float = 0.0          # wall time the worker spent on this request
+    key_nodes: int = 0
+
+
+def tug_frame(sim: Simulation) -> TugFrame:
+    x, y = sim.net.x, sim.net.y
+    n = len(sim.tugs)
+    node_xy = np.empty((n, 2))
+    valid = np.full(n, sim.t)
+    driving, keys, xs, ys, lo, hi = [], [], [], [], [], []
+    start = 0
+    for i, tug in enumerate(sim.tugs):
+        node_xy[i] = x[tug.node], y[tug.node]
+        if tug.activity == DRIVING and len(tug.path) >= 2:
+            slot = len(driving)
+            driving.append(i)
+            keys.append(slot * _SPAN + tug.times)
+            xs.append(x[tug.path])
+            ys.append(y[tug.path])
+            lo.append(start)
+            start += len(tug.path)
+            hi.append(start - 1)
+            valid[i] = tug.times[0]
+        elif tug.activity == HANDLING and len(tug.times):
+            valid[i] = min(sim.t, float(tug.times[-1]))
+    cat = (lambda a: np.concatenate(a)) if driving else (lambda a: np.empty(0))
+    return TugFrame(sim.t, node_xy, valid, np.asarray(driving, dtype=np.int64), cat(keys),
+                    cat(xs), cat(ys), np.asarray(lo, dtype=np.int64),
+                    np.asarray(hi, dtype=np.int64))
+
+
+def tug_infos(sim: Simulation) -> list[TugInfo]:
+    bags = sim.bags
+    out = []
+    for tug in sim.tugs:
+        ids = np.asarray(sim._load[tug.id], dtype=np.int64)
+        if len(ids):
+            ids = ids[(bags.state[ids] == ON_TUG) & (bags.tug[ids] == tug.id)]
+        dests = np.unique(bags.set.dest[ids]).tolist() if len(ids) else []
+        pickups = int(np.count_nonzero(bags.reserved[tug.pickup] == tug.id)) if len(tug.pickup) else 0
+        out.append(TugInfo(tug.id, int(tug.activity), int(tug.node), int(tug.target),
+                           int(bags.on_tug[tug.id]), int(tug.capacity), pickups, dests,
+                           int(tug.depot)))
+    return out
+
+
+class SimWorker(QObject):
+    """Lives in a QThread. ``load`` builds a Simulation, ``advance`` steps it; both answer with
+    ``stepped(StepResult)`` or ``failed(generation, message)``."""
+
+    loaded = Signal(int, object)       # generation, dict of facts
+    stepped = Signal(object)           # StepResult
+    failed = Signal(int, str)
+
+    def __init__(self):
+        super().__init__()
+        self.sim: Simulation | None = None
+        self._generation = 0
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._timings: list[Timing] = []
+        self._round = 0
+        self._series_sent = 0
+        self._warmed: set[str] = set()
+        self.race = False                # read by the worker at each recompute
+        self.race_with: list[str] = race_variants()
+        self.variant = "cpu-blocked"     # the dispatcher's variant for the next recompute
+
+    # -- called from the UI thread (thread-safe) ----------------------------------------------
+    def set_generation(self, generation: int) -> None:
+        with self._lock:
+            self._generation = generation
+
+    def current(self, generation: int) -> bool:
+        with self._lock:
+            return generation == self._generation and not self._stop.is_set()
+
+    def stop(self) -> None:
+        self._stop.set()
+
+    # -- slots (worker thread) ----------------------------------------------------------------
+    @Slot(int, object, object)
+    def load(self, generation: int, airport, config: SimConfig) -> None:
+        if not self.current(generation):
+            return
+        try:
+            start = time.perf_counter()
+            with ENGINE_LOCK:
+                sim = Simulation(airport, config)
+            self.sim = sim
+            self.variant = config.variant
+            self._timings, self._round, self._series_sent = [], 0, 0
+            self._hook(sim)
+            facts = {"tugs": len(sim.tugs), "flights": len(sim.schedule.flights),
+                     "bags": len(sim.bags.set), "end": sim.end_time,
+                     "key_nodes": len(sim.tables.keys.key_nodes),
+                     "recompute": str(sim.tables.policy),
+                     "build_s": time.perf_counter() - start}
+            if not self.current(generation):
+                return
+            self.loaded.emit(generation, facts)
+            self.stepped.emit(self._result(generation, 0.0))
+        except Exception as exc:
+            traceback.print_exc()
+            self.sim = None
+            self.failed.emit(generation, f"{exc.__class__.__name__}: {exc}")
+
+    @Slot(int, float)
+    def advance(self, generation: int, target_t: float) -> None:
+        sim = self.sim
+        if sim is None or not self.current(generation):
+            return
+        start = time.perf_counter()
+        try:
+            while sim.t < target_t and not sim.finished:
+                if not self.current(generation):
+                    return  # stopping or superseded: drop the partial step
+                sim.tables.variant = self.variant
+                with ENGINE_LOCK:
+                    sim.run_until(min(target_t, sim.t + SUBSTEP_S))
+            self.stepped.emit(self._result(generation, time.perf_counter() - start))
+        except Exception as exc:
+            traceback.print_exc()
+            self.failed.emit(generation, f"{exc.__class__.__name__}: {exc}")
+
+    # -- inside ---------------------------------------------------------------------------------
+    def _result(self, generation: int, wall_s: float) -> StepResult:
+        sim = self.sim
+        timings, self._timings = self._timings, []
+        series = [dict(row) for row in sim.series[self._series_sent:]]
+        self._series_sent = len(sim.series)
+        return StepResult(generation, sim.snapshot(), tug_frame(sim), tug_infos(sim), timings,
+                          series, wall_s, len(sim.tables.keys.key_nodes))
+
+    def _hook(self, sim: Simulation) -> None:
+        """Record every bag-aware recompute (and race the others on its matrix)."""
+        keys = sim.tables.keys
+        original = keys.update
+
+        def update(counts, variant):
+            r = original(counts, variant)
+            self._round += 1
+            n = keys.wk.shape[0]
+            self._timings.append(Timing(self._round, sim.t, r.variant, r.seconds, n))
+            if self.race:
+                self._race(keys.wk, r, sim.t, n)
+            return r
+
+        keys.update = update
+
+    def _race(self, w: np.ndarray, first, t: float, n: int) -> None:
+        for name in self.race_with:
+            if name == first.variant:
+                continue
+            try:
+                if name not in self._warmed:       # JIT compile outside the timed solve
+                    solve(WARM_UP, name)
+                    self._warmed.add(name)
+                r = solve(w, name)
+            except Exception as exc:  # one failing variant must not stop the simulation
+                self._timings.append(Timing(self._round, t, name, float("nan"), n, True, False))
+                print(f"race: {name} failed: {exc}")
+                continue
+            same = bool(np.array_equal(r.dist, first.dist))
+            self._timings.append(Timing(self._round, t, r.variant, r.seconds, n, True, same))
+
+
+class SimThread(QObject):
+    """Owns the worker and its QThread; the UI talks to it through these queued signals."""
+
+    _load = Signal(int, object, object)
+    _advance = Signal(int, float)
+
+    def __init__(self, parent: QObject | None = None):
+        super().__init__(parent)
+        self.worker = SimWorker()
+        self.thread = QThread()
+        self.thread.setObjectName("bagroute-sim")
+        self.worker.moveToThread(self.thread)
+        self._load.connect(self.worker.load)
+        self._advance.connect(self.worker.advance)
+        self.thread.start()
+        self.closed = False
+        app = QCoreApplication.instance()
+        if app is not None:   # quitting without closing the window must still stop the thread
+            app.aboutToQuit.connect(self.shutdown)
+
+    def load(self, generation: int, airport, config: SimConfig) -> None:
+        self.worker.set_generation(generation)
+        self._load.emit(generation, airport, config)
+
+    def advance(self, generation: int, target_t: float) -> None:
+        self._advance.emit(generation, float(target_t))
+
+    def shutdown(self, msecs: int = 60000) -> bool:
+        """Stop between sub-steps and wait for the thread to end (window closing)."""
+        if self.closed:
+            return True
+        self.closed = True
+        self.worker.stop()
+        self.thread.quit()
+        return self.thread.wait(msecs)
