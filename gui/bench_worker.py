@@ -36,7 +36,7 @@ class BenchPlan:
         """The CLI command that runs the same points (bisection and airports off)."""
         q = lambda xs: " ".join(shlex.quote(str(x)) for x in xs)  # noqa: E731
         return (f"python main.py bench --variants {q(self.variants)} --sizes {q(self.sizes)} "
-                f"--density {q(self.densities)} --budget {self.budget_s:g} --airports --bisect 0")
+                f"--density {q(self.densities)} --budget {self.budget_s:g} --no-airports --bisect 0")
 
 
 @dataclass

@@ -64,3 +64,10 @@ def test_ladder_stops_past_the_budget_and_bisects():
     assert 400 in over  # 6.4e7 relaxations never fit in 1 ms
     assert answer["budget_exceeded_at"] == min(over)
     assert 16 <= answer["largest_n_within_budget"] < 400
+
+
+def test_unknown_airport_is_refused_with_the_bundled_names(tmp_path, capsys):
+    assert main(["bench", "--variants", "cpu-linear", "--sizes", "8", "--airports", "narnia",
+                 "--out", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert "narnia" in err and "paper-5" in err

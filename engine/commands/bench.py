@@ -21,25 +21,26 @@ def add_arguments(p):
     p.add_argument("--budget", type=float, default=2.0, metavar="SECONDS",
                    help="time budget per solve: the ladder stops past it and the largest n "
                         "within it is reported (default: 2, the paper's question)")
-    p.add_argument("--airports", nargs="*", metavar="NAME",
-                   help="bundled airports to time on their bag-aware cost (default: all; "
-                        "give the flag alone for none)")
+    airports = p.add_mutually_exclusive_group()
+    airports.add_argument("--airports", nargs="+", metavar="NAME",
+                          help="bundled airports to time on their bag-aware cost (default: all)")
+    airports.add_argument("--no-airports", action="store_true", help="time no airports")
     p.add_argument("--bisect", type=int, default=4, metavar="STEPS",
                    help="bisection steps refining the largest n within the budget (default: 4)")
     p.add_argument("--out", default="bench-results", metavar="DIR",
                    help="folder for bench.json and bench.csv (default: bench-results)")
 
 
-def airport_costs(names):
+def airport_costs(names: list[str] | None) -> dict:
+    """Bag-aware cost matrices of the named bundled airports (all when ``names`` is None)."""
     from ..cost import bag_aware_cost_matrix
     from ..layout_io import bundled_airports, load_airport
     files = bundled_airports()
+    unknown = sorted(set(names or ()) - set(files))
+    if unknown:
+        raise ValueError(f"no bundled airport {', '.join(unknown)}; bundled: {', '.join(files)}")
     chosen = files if names is None else {n: files[n] for n in names}
-    costs = {}
-    for name, path in chosen.items():
-        airport = load_airport(path)
-        costs[name] = bag_aware_cost_matrix(airport)
-    return costs
+    return {name: bag_aware_cost_matrix(load_airport(path)) for name, path in chosen.items()}
 
 
 def run(args) -> int:
@@ -50,9 +51,11 @@ def run(args) -> int:
         print(f"bench: unknown variant(s) {', '.join(unknown)}; choose from {', '.join(sorted(known))}",
               file=sys.stderr)
         return 2
-    airports = airport_costs(args.airports if args.airports is not None else None)
-    if args.airports == []:
-        airports = {}
+    try:
+        airports = {} if args.no_airports else airport_costs(args.airports)
+    except ValueError as exc:
+        print(f"bench: {exc}", file=sys.stderr)
+        return 2
     started = time.perf_counter()
 
     def progress(what):

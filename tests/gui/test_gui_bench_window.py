@@ -168,7 +168,7 @@ def test_a_bad_file_names_the_file_and_problem_and_keeps_the_results(qtbot, make
 def test_opens_the_json_written_by_the_bench_command(qtbot, make_bench, tmp_path, capsys):
     out = tmp_path / "gpu-machine"
     assert main.main(["bench", "--variants", "cpu-blocked", "scipy", "--sizes", "8", "16",
-                      "--density", "15", "85", "--budget", "2", "--airports", "--bisect", "0",
+                      "--density", "15", "85", "--budget", "2", "--no-airports", "--bisect", "0",
                       "--out", str(out)]) == 0
     written = load_report(out / "bench.json")
     window = make_bench()
