@@ -381,38 +381,34 @@ class MainWindow(QMainWindow):
 
     # -- menus ---------------------------------------------------------------------------------
 
+    def _add_action(self, menu, text: str, slot, shortcut=None) -> QAction:
+        """A menu entry that calls ``slot``, with an optional keyboard shortcut."""
+        action = QAction(text, self)
+        if shortcut is not None:
+            action.setShortcut(QKeySequence(shortcut))
+        action.triggered.connect(slot)
+        menu.addAction(action)
+        return action
+
     def _build_menus(self) -> None:
         file_menu = self.menuBar().addMenu("&File")
-        open_action = QAction("&Open airport…", self)
-        open_action.setShortcut(QKeySequence.StandardKey.Open)
-        open_action.triggered.connect(self._choose_airport_file)
-        file_menu.addAction(open_action)
+        self._add_action(file_menu, "&Open airport…", self._choose_airport_file,
+                         QKeySequence.StandardKey.Open)
         bundled_menu = file_menu.addMenu("&Bundled airports")
         for name, path in bundled_airports().items():
-            action = QAction(name, self)
-            action.triggered.connect(lambda _=False, p=path: self.open_airport(p))
-            bundled_menu.addAction(action)
+            self._add_action(bundled_menu, name, lambda _=False, p=path: self.open_airport(p))
         self.recent_menu = file_menu.addMenu("Open &recent")
         self._fill_recent_menu()
         file_menu.addSeparator()
         for text, slot, key in (("Export &KPIs as CSV…", self._export_kpis, "Ctrl+E"),
                                 ("Export &timings as CSV…", self._export_timings, "Ctrl+Shift+E"),
                                 ("Save &map as PNG…", self._export_map, "Ctrl+P")):
-            action = QAction(text, self)
-            action.setShortcut(QKeySequence(key))
-            action.triggered.connect(slot)
-            file_menu.addAction(action)
+            self._add_action(file_menu, text, slot, key)
         file_menu.addSeparator()
-        quit_action = QAction("&Quit", self)
-        quit_action.setShortcut(QKeySequence.StandardKey.Quit)
-        quit_action.triggered.connect(self.close)
-        file_menu.addAction(quit_action)
+        self._add_action(file_menu, "&Quit", self.close, QKeySequence.StandardKey.Quit)
 
         view_menu = self.menuBar().addMenu("&View")
-        fit_action = QAction("&Fit airport in view", self)
-        fit_action.setShortcut(QKeySequence("F"))
-        fit_action.triggered.connect(self.fit_view)
-        view_menu.addAction(fit_action)
+        self._add_action(view_menu, "&Fit airport in view", self.fit_view, "F")
         for dock in (self.sim_dock, self.dock, self.timing_dock, self.kpi_dock):
             view_menu.addAction(dock.toggleViewAction())
 
@@ -443,20 +439,12 @@ class MainWindow(QMainWindow):
         sim_menu.addSeparator()
         sim_menu.addAction(self.race_action)
         for text, key, delta in (("Previous tug", "[", -1), ("Next tug", "]", 1)):
-            action = QAction(text, self)
-            action.setShortcut(QKeySequence(key))
-            action.triggered.connect(lambda _=False, d=delta: self.cycle_tug(d))
-            sim_menu.addAction(action)
-        deselect = QAction("Deselect tug", self)
-        deselect.setShortcut(QKeySequence(Qt.Key.Key_Escape))
-        deselect.triggered.connect(lambda: self.select_tug(None))
-        sim_menu.addAction(deselect)
+            self._add_action(sim_menu, text, lambda _=False, d=delta: self.cycle_tug(d), key)
+        self._add_action(sim_menu, "Deselect tug", lambda: self.select_tug(None),
+                         Qt.Key.Key_Escape)
 
         route_menu = self.menuBar().addMenu("&Route")
-        swap_action = QAction("&Swap From and To", self)
-        swap_action.setShortcut(QKeySequence("S"))
-        swap_action.triggered.connect(self.swap_endpoints)
-        route_menu.addAction(swap_action)
+        self._add_action(route_menu, "&Swap From and To", self.swap_endpoints, "S")
         route_menu.addSeparator()
         group = QActionGroup(self)
         self._cost_actions = {}
@@ -470,9 +458,7 @@ class MainWindow(QMainWindow):
         self._cost_actions[TIME].setChecked(True)
 
         tools_menu = self.menuBar().addMenu("&Tools")
-        bench_action = QAction("&Benchmark…", self)
-        bench_action.triggered.connect(self.open_benchmark)
-        tools_menu.addAction(bench_action)
+        self._add_action(tools_menu, "&Benchmark…", self.open_benchmark)
 
         help_menu = self.menuBar().addMenu("&Help")
         about = QAction("&About BagRoute", self)
