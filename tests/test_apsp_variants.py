@@ -177,3 +177,16 @@ def test_a_looping_route_matrix_falls_back_to_the_distances():
                         0.0, 0.0, "CPU", to_int32_costs(cost))
     assert result.route(0, 3) == [0, 1, 2, 3]
     assert_routes_sum_to_distances(result, cost)
+
+
+def test_via_splits_that_cycle_on_zero_cost_edges_fall_back_to_a_tight_route():
+    # gpu-fast finds each via from final distances: on a zero-cost cycle two splits can point at
+    # each other (0→2 via 1, 0→1 via 2). The walk must notice and rebuild the route, not spin.
+    from engine.apsp.routes import RouteMatrix, walk
+    cost = np.array([[0, 0, 5], [0, 0, 0], [9, 0, 0]], dtype=np.int32)
+    dist = np.zeros((3, 3))
+    via = np.full((3, 3), -1, dtype=np.int32)
+    via[0, 2], via[0, 1] = 1, 2
+    route = walk(RouteMatrix("via", via), dist, cost, 0, 2)
+    assert route[0] == 0 and route[-1] == 2 and len(set(route)) == len(route)
+    assert sum(int(cost[a, b]) for a, b in zip(route, route[1:])) == 0

@@ -6,14 +6,18 @@ What makes it fast:
 
 - the matrix is padded to a multiple of B with isolated vertices, so no kernel tests bounds;
 - 64×64 tiles, 16×16 threads, each keeping 4×4 cells in scalar registers (the source is
-  generated: Numba has no register arrays), and every sum is ``int32(a + b)``: Numba would do
+  generated: Numba has no register arrays; tiles are loaded by straight-line code so the
+  loads overlap), and every sum is ``int32(a + b)``: Numba would do
   ``int32 + int32`` in 64 bits otherwise, three times slower; ptxas then fuses each add-min
   into one Hopper ``VIADDMNMX``;
-- routes are a "via" matrix. Phase 3 — nearly all the work — is a min-plus product against
-  tiles that stay fixed for the round, so it need not record k at every step: it takes the
-  minimum of each group of G steps with the bare add-min, notes only which group last improved
-  the cell, and after the round looks up the k inside that group (any k reaching the minimum
-  is a correct split point). Phases 1 and 2 record k inline;
+- phase 2 is phase 3's product too: with the diagonal tile closed, a row tile is
+  min(itself, diagonal ⊗ itself) and a column tile min(itself, itself ⊗ diagonal), so only
+  phase 1 steps k after k;
+- routes are a "via" matrix. On the many-launch path the products run the bare add-min and
+  only mark an improved cell with its round; after the last round ``recover`` finds, for each
+  marked cell, a k of that round's block with d(i, k) + d(k, j) = d(i, j) in the final
+  distances (64 candidates, not n). The one-launch path keeps the exact k: the minimum of each
+  group of G steps, which group last improved the cell, and the k inside that group;
 - one launch for the whole algorithm where the graph is small (a persistent cooperative kernel
   with a grid barrier between phases), three launches per k-block where it is large.
 
@@ -38,9 +42,9 @@ from .routes import RouteMatrix
 
 # B: tile and k-block. Phases 1–2 and the one-launch kernel: TD×TD threads, CD×CD cells each,
 # G k-steps per via group. Phase 3 of the many-launch path: T3Y×T3X threads with C3R×C3C
-# cells each, G3 k-steps per via group (G3 == B: no groups, improved cells search the block).
+# cells each (T3Y·C3R = T3X·C3C = B), the k-loop unrolled U3 times, no via bookkeeping.
 B, TD, CD, G = (8, 4, 2, 4) if SIMULATED else (64, 16, 4, 8)
-T3Y, T3X, C3R, C3C, G3 = (4, 4, 2, 2, 4) if SIMULATED else (16, 16, 4, 4, 8)
+T3Y, T3X, C3R, C3C, U3 = (4, 4, 2, 2, 4) if SIMULATED else (16, 16, 4, 4, 8)
 # Register cap for phase 3 (None: the compiler's choice): fewer registers, more blocks per SM.
 P3_MAX_REGISTERS = None
 # Largest padded size solved by the single persistent launch (0: never; -1: always).
@@ -51,11 +55,12 @@ def _cells(c):
     return [(r, q) for r in range(c) for q in range(c)]
 
 
-def _dependent_tile_source(name, t, c, b, a_src, b_src):
-    """Phase 1 (a_src = b_src = "S") or 2 ("P" = finished diagonal tile): a dependent tile,
-    its cells in registers and mirrored in shared S for the other threads, k recorded inline."""
+def _diagonal_tile_source(name, t, c, b):
+    """Phase 1: the diagonal tile closed over its own k-block, k after k (each step depends on
+    the last): t×t threads with c×c cells in registers, mirrored in shared S for the other
+    threads; the improving k is recorded inline."""
     cells = _cells(c)
-    src = ["@cuda.jit(device=True)", f"def {name}(D, V, row0, col0, kbase, S, P):",
+    src = ["@cuda.jit(device=True)", f"def {name}(D, V, row0, col0, kbase, S):",
            "    ty = cuda.threadIdx.y", "    tx = cuda.threadIdx.x"]
     src += [f"    i{r} = ty + {t * r}" for r in range(c)]
     src += [f"    j{q} = tx + {t * q}" for q in range(c)]
@@ -64,8 +69,8 @@ def _dependent_tile_source(name, t, c, b, a_src, b_src):
                 f"    S[i{r}, j{q}] = d{r}_{q}",
                 f"    v{r}_{q} = int32(-2)"]
     src += ["    cuda.syncthreads()", f"    for k in range({b}):", "        kv = int32(kbase + k)"]
-    src += [f"        a{r} = {a_src}[i{r}, k]" for r in range(c)]
-    src += [f"        b{q} = {b_src}[k, j{q}]" for q in range(c)]
+    src += [f"        a{r} = S[i{r}, k]" for r in range(c)]
+    src += [f"        b{q} = S[k, j{q}]" for q in range(c)]
     for r, q in cells:
         src += [f"        s = int32(a{r} + b{q})",
                 f"        if s < d{r}_{q}:",
@@ -80,62 +85,84 @@ def _dependent_tile_source(name, t, c, b, a_src, b_src):
     return "\n".join(src) + "\n"
 
 
-def _independent_tile_source(name, ty_n, tx_n, cr, cc, b, g, unroll=8):
-    """Phase 3: tile (row0, col0) = min(itself, column tile (row0, kbase) ⊗ row tile (kbase, col0)).
-
-    ty_n×tx_n threads, each with cr×cc cells (rows ty + ty_n·r, columns tx + tx_n·q). With
-    g < b the via group of each cell is tracked; with g == b only the improved cells are known
-    (compared with the value in memory) and the whole k-block is searched for their via."""
-    cells = [(r, q) for r in range(cr) for q in range(cc)]
-    src = ["@cuda.jit(device=True)", f"def {name}(D, V, row0, col0, kbase, As, Bs):",
+def _independent_prologue(name, args, ty_n, tx_n, cr, cc, b):
+    """Phase 3's start: operand tiles As = D[row0 tile, k-block], Bs = D[k-block, col0 tile] in
+    shared memory, the thread's cells (rows ty + ty_n·r, columns tx + tx_n·q) in registers."""
+    src = ["@cuda.jit(device=True)", f"def {name}({args}):",
            "    ty = cuda.threadIdx.y", "    tx = cuda.threadIdx.x"]
     src += [f"    i{r} = ty + {ty_n * r}" for r in range(cr)]
     src += [f"    j{q} = tx + {tx_n * q}" for q in range(cc)]
-    src += [f"    for e in range(ty * {tx_n} + tx, {b * b}, {ty_n * tx_n}):",
-            f"        As[e // {b}, e % {b}] = D[row0 + e // {b}, kbase + e % {b}]",
-            f"        Bs[e // {b}, e % {b}] = D[kbase + e // {b}, col0 + e % {b}]"]
+    src += _tile_loads(ty_n * tx_n, b, [("As", "row0", "kbase"), ("Bs", "kbase", "col0")])
+    src += [f"    d{r}_{q} = D[row0 + i{r}, col0 + j{q}]" for r in range(cr) for q in range(cc)]
+    return src
+
+
+def _tile_loads(threads, b, copies, in_flight=32):
+    """Straight-line code filling B×B shared tiles: ``copies`` lists (shared array, first row,
+    first column) of D to copy. Each thread issues up to ``in_flight`` global loads before its
+    first shared store, so a tile costs a few memory latencies, not one per element (a loop
+    waits for each load in turn)."""
+    rows = threads // b  # rows one pass of the block covers (threads % b == 0)
+    loads = [(name, f"{row0} + er + {rows * c}", f"{col0} + ec", c)
+             for c in range(b // rows) for name, row0, col0 in copies]
+    out = [f"    er = (cuda.threadIdx.y * cuda.blockDim.x + cuda.threadIdx.x) // {b}",
+           f"    ec = (cuda.threadIdx.y * cuda.blockDim.x + cuda.threadIdx.x) % {b}"]
+    for start in range(0, len(loads), in_flight):
+        chunk = loads[start:start + in_flight]
+        out += [f"    x{n} = D[{row}, {col}]" for n, (_, row, col, _) in enumerate(chunk)]
+        out += [f"    {name}[er + {rows * c}, ec] = x{n}" for n, (name, _, _, c) in enumerate(chunk)]
+    return out
+
+
+def _operands(cr, cc, k):
+    return ([f"        a{r} = As[i{r}, {k}]" for r in range(cr)]
+            + [f"        b{q} = Bs[{k}, j{q}]" for q in range(cc)])
+
+
+def _grouped_tile_source(name, t, c, b, g):
+    """Phase 3 of the one-launch kernel: tile (row0, col0) = min(itself, As ⊗ Bs), t×t threads
+    with c×c cells. It takes the minimum of each group of g k-steps with the bare add-min, notes
+    which group last improved each cell, and after the round finds the k inside that group."""
+    cells = _cells(c)
+    src = _independent_prologue(name, "D, V, row0, col0, kbase, As, Bs", t, t, c, c, b)
+    src += [f"    g{r}_{q} = int32(-1)" for r, q in cells]
+    src += ["    cuda.syncthreads()",
+            f"    for grp in range({b // g}):", f"        k = grp * {g}", "        gv = int32(grp)"]
+    for step in range(g):
+        src += _operands(c, c, f"k + {step}")
+        src += [f"        m{r}_{q} = int32(a{r} + b{q})" if step == 0 else
+                f"        m{r}_{q} = min(m{r}_{q}, int32(a{r} + b{q}))" for r, q in cells]
     for r, q in cells:
-        src += [f"    d{r}_{q} = D[row0 + i{r}, col0 + j{q}]"]
-        if g < b:
-            src += [f"    g{r}_{q} = int32(-1)"]
+        src += [f"        if m{r}_{q} < d{r}_{q}:",
+                f"            d{r}_{q} = m{r}_{q}",
+                f"            g{r}_{q} = gv"]
+    for r, q in cells:
+        src += [f"    if g{r}_{q} >= 0:",
+                f"        D[row0 + i{r}, col0 + j{q}] = d{r}_{q}",
+                f"        k = g{r}_{q} * {g}",
+                f"        for step in range({g}):",
+                f"            if int32(As[i{r}, k + step] + Bs[k + step, j{q}]) == d{r}_{q}:",
+                f"                V[row0 + i{r}, col0 + j{q}] = int32(kbase + k + step)",
+                "                break"]
     src += ["    cuda.syncthreads()"]
-    if g < b:
-        src += [f"    for grp in range({b // g}):", f"        k = grp * {g}", "        gv = int32(grp)"]
-        for step in range(g):
-            src += [f"        a{r} = As[i{r}, k + {step}]" for r in range(cr)]
-            src += [f"        b{q} = Bs[k + {step}, j{q}]" for q in range(cc)]
-            for r, q in cells:
-                if step == 0:
-                    src.append(f"        m{r}_{q} = int32(a{r} + b{q})")
-                else:
-                    src.append(f"        m{r}_{q} = min(m{r}_{q}, int32(a{r} + b{q}))")
-        for r, q in cells:
-            src += [f"        if m{r}_{q} < d{r}_{q}:",
-                    f"            d{r}_{q} = m{r}_{q}",
-                    f"            g{r}_{q} = gv"]
-        # Which k of the last improving group reached the minimum: that k is the cell's via.
-        for r, q in cells:
-            src += [f"    if g{r}_{q} >= 0:",
-                    f"        D[row0 + i{r}, col0 + j{q}] = d{r}_{q}",
-                    f"        k = g{r}_{q} * {g}",
-                    f"        for step in range({g}):",
-                    f"            if int32(As[i{r}, k + step] + Bs[k + step, j{q}]) == d{r}_{q}:",
-                    f"                V[row0 + i{r}, col0 + j{q}] = int32(kbase + k + step)",
-                    "                break"]
-    else:
-        src += [f"    for k in range(0, {b}, {unroll}):"]
-        for step in range(unroll):
-            src += [f"        a{r} = As[i{r}, k + {step}]" for r in range(cr)]
-            src += [f"        b{q} = Bs[k + {step}, j{q}]" for q in range(cc)]
-            src += [f"        d{r}_{q} = min(d{r}_{q}, int32(a{r} + b{q}))" for r, q in cells]
-        for r, q in cells:
-            src += [f"    if d{r}_{q} < D[row0 + i{r}, col0 + j{q}]:",
-                    f"        D[row0 + i{r}, col0 + j{q}] = d{r}_{q}",
-                    f"        for k in range({b}):",
-                    f"            if int32(As[i{r}, k] + Bs[k, j{q}]) == d{r}_{q}:",
-                    f"                V[row0 + i{r}, col0 + j{q}] = int32(kbase + k)",
-                    "                break"]
-    src += ["    cuda.syncthreads()"]
+    return "\n".join(src) + "\n"
+
+
+def _marking_tile_source(name, ty_n, tx_n, cr, cc, b, unroll):
+    """Phase 3 of the many-launch path: the bare add-min over the k-block, ty_n×tx_n threads
+    with cr×cc cells. A cell that improved gets V = mark (−2 − round): its via is a k of that
+    round's block, found after the last round by ``recover_cell``."""
+    cells = [(r, q) for r in range(cr) for q in range(cc)]
+    src = _independent_prologue(name, "D, V, row0, col0, kbase, mark, As, Bs", ty_n, tx_n, cr, cc, b)
+    src += [f"    o{r}_{q} = d{r}_{q}" for r, q in cells]
+    src += ["    cuda.syncthreads()", f"    for k in range(0, {b}, {unroll}):"]
+    for step in range(unroll):
+        src += _operands(cr, cc, f"k + {step}")
+        src += [f"        d{r}_{q} = min(d{r}_{q}, int32(a{r} + b{q}))" for r, q in cells]
+    for r, q in cells:
+        src += [f"    if d{r}_{q} < o{r}_{q}:",
+                f"        D[row0 + i{r}, col0 + j{q}] = d{r}_{q}",
+                f"        V[row0 + i{r}, col0 + j{q}] = mark"]
     return "\n".join(src) + "\n"
 
 
@@ -144,12 +171,9 @@ def _kernels_source():
     parts = [
         "from numba import cuda, int32\n",
         f"B = {B}\nSH = ({B}, {B + 1})\nINF = int32({int(INF)})\n",
-        _dependent_tile_source("diagonal_tile", TD, CD, B, "S", "S"),
-        _dependent_tile_source("row_tile", TD, CD, B, "P", "S"),
-        _dependent_tile_source("column_tile", TD, CD, B, "S", "P"),
-        _independent_tile_source("independent_tile_small", TD, TD, CD, CD, B, G)
-        if _separate_small_tile() else "independent_tile_small = None\n",
-        _independent_tile_source("independent_tile", T3Y, T3X, C3R, C3C, B, G3),
+        _diagonal_tile_source("diagonal_tile", TD, CD, B),
+        _grouped_tile_source("grouped_tile", TD, CD, B, G),
+        _marking_tile_source("marking_tile", T3Y, T3X, C3R, C3C, B, U3),
         _SCHEDULE_SOURCE,
     ]
     return "\n\n".join(parts)
@@ -157,24 +181,15 @@ def _kernels_source():
 
 _SCHEDULE_SOURCE = '''
 @cuda.jit(device=True, inline=True)
-def load_tile(D, row0, col0, P):
-    t = cuda.threadIdx.y * cuda.blockDim.x + cuda.threadIdx.x
-    for e in range(t, B * B, cuda.blockDim.x * cuda.blockDim.y):
-        P[e // B, e % B] = D[row0 + e // B, col0 + e % B]
-
-
-@cuda.jit(device=True, inline=True)
-def peripheral_tile(D, V, kb, t, nb, S, P):
-    """Phase 2 tile number t: t < nb-1 is a row tile, else a column tile (diagonal skipped)."""
-    base = kb * B
-    side = t // (nb - 1)
+def peripheral_origin(kb, t, nb):
+    """Phase 2 tile number t: t < nb-1 is a row tile, else a column tile (diagonal skipped).
+    With the diagonal tile closed, a row tile is min(itself, diagonal ⊗ itself) and a column
+    tile min(itself, itself ⊗ diagonal): phase 3's product, nothing sequential left."""
     j = t % (nb - 1)
     j += 1 if j >= kb else 0
-    load_tile(D, base, base, P)
-    if side == 0:
-        row_tile(D, V, base, j * B, base, S, P)
-    else:
-        column_tile(D, V, j * B, base, base, S, P)
+    if t < nb - 1:
+        return kb * B, j * B
+    return j * B, kb * B
 
 
 @cuda.jit(SIG_PAD, cache=CACHE)
@@ -193,15 +208,15 @@ def pad(W, D, V):
 @cuda.jit(SIG_ROUND, cache=CACHE)
 def phase1(D, V, kb, nb):
     S = cuda.shared.array(SH, int32)
-    P = cuda.shared.array(SH, int32)
-    diagonal_tile(D, V, kb * B, kb * B, kb * B, S, P)
+    diagonal_tile(D, V, kb * B, kb * B, kb * B, S)
 
 
-@cuda.jit(SIG_ROUND, cache=CACHE)
+@cuda.jit(SIG_ROUND, cache=CACHE P3_OPTIONS)
 def phase2(D, V, kb, nb):
-    S = cuda.shared.array(SH, int32)
-    P = cuda.shared.array(SH, int32)
-    peripheral_tile(D, V, kb, cuda.blockIdx.x, nb, S, P)
+    As = cuda.shared.array(SH, int32)
+    Bs = cuda.shared.array(SH, int32)
+    row0, col0 = peripheral_origin(kb, cuda.blockIdx.x, nb)
+    marking_tile(D, V, row0, col0, kb * B, int32(-2 - kb), As, Bs)
 
 
 @cuda.jit(SIG_ROUND, cache=CACHE P3_OPTIONS)
@@ -210,7 +225,39 @@ def phase3(D, V, kb, nb):
     Bs = cuda.shared.array(SH, int32)
     i = cuda.blockIdx.y + (1 if cuda.blockIdx.y >= kb else 0)
     j = cuda.blockIdx.x + (1 if cuda.blockIdx.x >= kb else 0)
-    independent_tile(D, V, i * B, j * B, kb * B, As, Bs)
+    marking_tile(D, V, i * B, j * B, kb * B, int32(-2 - kb), As, Bs)
+
+
+@cuda.jit(SIG_DVT, cache=CACHE)
+def transpose(D, V, T):
+    """T = D transposed, one B×B tile per block (through shared memory, both sides coalesced)."""
+    S = cuda.shared.array(SH, int32)
+    row0 = cuda.blockIdx.y * B
+    col0 = cuda.blockIdx.x * B
+    t = cuda.threadIdx.y * cuda.blockDim.x + cuda.threadIdx.x
+    step = cuda.blockDim.x * cuda.blockDim.y
+    for e in range(t, B * B, step):
+        S[e // B, e % B] = D[row0 + e // B, col0 + e % B]
+    cuda.syncthreads()
+    for e in range(t, B * B, step):
+        T[col0 + e // B, row0 + e % B] = S[e % B, e // B]
+
+
+@cuda.jit(SIG_DVT, cache=CACHE)
+def recover(D, V, T):
+    """Each cell phase 3 marked with its last improving round gets its via: a k of that round's
+    block on a shortest path, d(i, k) + d(k, j) = d(i, j) (T = D transposed, rows contiguous).
+    Such a k exists: the round's improving k satisfied it then, and distances only fell since."""
+    j, i = cuda.grid(2)
+    if i < D.shape[0] and j < D.shape[1]:
+        v = V[i, j]
+        if v <= -2:
+            base = (-2 - v) * B
+            dij = D[i, j]
+            for k in range(base, base + B):
+                if int32(D[i, k] + T[j, k]) == dij and k != i and k != j:
+                    V[i, j] = k
+                    break
 
 
 def one_launch(D, V, unused, nb):
@@ -220,32 +267,28 @@ def one_launch(D, V, unused, nb):
     P = cuda.shared.array(SH, int32)
     for kb in range(nb):
         if cuda.blockIdx.x == 0:
-            diagonal_tile(D, V, kb * B, kb * B, kb * B, S, P)
+            diagonal_tile(D, V, kb * B, kb * B, kb * B, S)
         grid.sync()
         for t in range(cuda.blockIdx.x, 2 * (nb - 1), cuda.gridDim.x):
-            peripheral_tile(D, V, kb, t, nb, S, P)
+            row0, col0 = peripheral_origin(kb, t, nb)
+            grouped_tile(D, V, row0, col0, kb * B, S, P)
         grid.sync()
         for t in range(cuda.blockIdx.x, (nb - 1) * (nb - 1), cuda.gridDim.x):
             i = t // (nb - 1)
             j = t % (nb - 1)
             i += 1 if i >= kb else 0
             j += 1 if j >= kb else 0
-            SMALL_TILE(D, V, i * B, j * B, kb * B, S, P)
+            grouped_tile(D, V, i * B, j * B, kb * B, S, P)
         grid.sync()
 '''
 
 
-def _separate_small_tile() -> bool:
-    """Whether the one-launch kernel needs its own phase-3 tile function."""
-    return (TD, TD, CD, CD, G) != (T3Y, T3X, C3R, C3C, G3)
-
-
 def _generated_source() -> str:
     """The kernels' module source, with this configuration's signatures and tile choices."""
-    small = "independent_tile_small" if _separate_small_tile() else "independent_tile"
-    return _kernels_source().replace("SMALL_TILE", small).replace(
+    return _kernels_source().replace(
         "SIG_PAD", repr("void(int32[:, ::1], int32[:, ::1], int32[:, ::1])")).replace(
         "SIG_ROUND", repr("void(int32[:, ::1], int32[:, ::1], int32, int32)")).replace(
+        "SIG_DVT", repr("void(int32[:, ::1], int32[:, ::1], int32[:, ::1])")).replace(
         "CACHE", repr(not SIMULATED)).replace(
         " P3_OPTIONS", f", max_registers={P3_MAX_REGISTERS}" if P3_MAX_REGISTERS and not SIMULATED else "")
 
@@ -290,8 +333,9 @@ def _one_launch():
 ONE_LAUNCH_ERROR = None  # why the one-launch path could not be built, if it could not
 
 
-def _solve_on_device(W, D, V, nb: int) -> float:
-    """Pad W into D, fill V, and run every k-block: the seconds the device spends on it."""
+def _solve_on_device(W, D, V, T, nb: int) -> float:
+    """Pad W into D, fill V, and run every k-block (T: scratch for the via recovery): the
+    seconds the device spends on it."""
     k = _kernels()
     size = nb * B
     padding = k.pad[(ceil_div(size, 16), ceil_div(size, 16)), (16, 16)]
@@ -308,13 +352,15 @@ def _solve_on_device(W, D, V, nb: int) -> float:
 
     def rounds():
         padding(W, D, V)
-        p1, p2, p3 = k.phase1[1, (TD, TD)], k.phase2[2 * (nb - 1), (TD, TD)], \
+        p1, p2, p3 = k.phase1[1, (TD, TD)], k.phase2[2 * (nb - 1), (T3X, T3Y)], \
             k.phase3[(nb - 1, nb - 1), (T3X, T3Y)]
         for kb in range(nb):
             p1(D, V, kb, nb)
             if nb > 1:
                 p2(D, V, kb, nb)
                 p3(D, V, kb, nb)
+        k.transpose[(nb, nb), (TD, TD)](D, V, T)
+        k.recover[(ceil_div(size, 32), ceil_div(size, 8)), (32, 8)](D, V, T)
 
     return timed_on_device(rounds)
 
@@ -327,18 +373,19 @@ _BUFFERS: dict = {}       # the last size's device (and page-locked host) buffer
 
 
 def _buffers(n: int, size: int) -> dict:
-    """Device buffers W (input), D (distances), V (via) for this size. Up to PINNED_MAX they
+    """Device buffers W (input), D (distances), V (via), T (scratch) for this size. Up to PINNED_MAX they
     are kept for the next call (the app solves the same airport again and again; only the last
     size is kept); larger ones are allocated per call and freed with the answer."""
     if size > PINNED_MAX:
         _BUFFERS.clear()
         return dict(W=cuda.device_array((n, n), np.int32), D=cuda.device_array((size, size), np.int32),
-                    V=cuda.device_array((size, size), np.int32))
+                    V=cuda.device_array((size, size), np.int32), T=cuda.device_array((size, size), np.int32))
     if _BUFFERS.get("key") != (n, size):
         _BUFFERS.clear()
         _BUFFERS.update(key=(n, size), W=cuda.device_array((n, n), np.int32),
                         D=cuda.device_array((size, size), np.int32),
-                        V=cuda.device_array((size, size), np.int32))
+                        V=cuda.device_array((size, size), np.int32),
+                        T=cuda.device_array((size, size), np.int32))
         if not SIMULATED:
             _BUFFERS.update(w=cuda.pinned_array((n, n), np.int32),
                             d=cuda.pinned_array((size, size), np.int32),
@@ -358,7 +405,7 @@ def run(w):
             buf["W"].copy_to_device(buf["w"])
         else:
             buf["W"].copy_to_device(np.ascontiguousarray(w, dtype=np.int32))
-        seconds = _solve_on_device(buf["W"], buf["D"], buf["V"], nb)
+        seconds = _solve_on_device(buf["W"], buf["D"], buf["V"], buf["T"], nb)
         if "d" in buf:
             buf["D"].copy_to_host(buf["d"])
             buf["V"].copy_to_host(buf["v"])

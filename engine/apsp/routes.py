@@ -99,13 +99,15 @@ def _walk_via(via: np.ndarray, i: int, j: int) -> list[int]:
     n = via.shape[0]
     route = [i]
     stack = [(i, j)]  # pairs still to expand, leftmost on top
+    expansions = 0  # a via split point found from final distances can cycle on zero-cost edges
     while stack:
         a, b = stack.pop()
         k = int(via[a, b])
+        expansions += 1
+        if expansions > 2 * n * n:
+            raise _Loop()
         if k < 0:
             route.append(b)
-            if len(route) > n * n:
-                raise _Loop()
         else:
             stack.append((k, b))
             stack.append((a, k))
