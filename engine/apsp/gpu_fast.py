@@ -45,6 +45,8 @@ from .routes import RouteMatrix
 # cells each (T3Y·C3R = T3X·C3C = B), the k-loop unrolled U3 times, no via bookkeeping.
 B, TD, CD, G = (8, 4, 2, 4) if SIMULATED else (64, 16, 4, 8)
 T3Y, T3X, C3R, C3C, U3 = (4, 4, 2, 2, 4) if SIMULATED else (16, 16, 4, 4, 8)
+# The via recovery: cells per block, as rows × columns (its threads: B × RECOVER_ROWS).
+RECOVER_ROWS, RECOVER_COLUMNS = 4, 32
 # Register cap for phase 3 (None: the compiler's choice): fewer registers, more blocks per SM.
 P3_MAX_REGISTERS = None
 # Largest padded size solved by the single persistent launch (0: never; -1: always).
@@ -170,7 +172,7 @@ def _kernels_source():
     """Device functions for both launch shapes, and the kernels that schedule them."""
     parts = [
         "from numba import cuda, int32\n",
-        f"B = {B}\nSH = ({B}, {B + 1})\nINF = int32({int(INF)})\n",
+        f"B = {B}\nSH = ({B}, {B + 1})\nINF = int32({int(INF)})\nRECOVER_COLUMNS = {RECOVER_COLUMNS}\n",
         _diagonal_tile_source("diagonal_tile", TD, CD, B),
         _grouped_tile_source("grouped_tile", TD, CD, B, G),
         _marking_tile_source("marking_tile", T3Y, T3X, C3R, C3C, B, U3),
@@ -245,19 +247,22 @@ def transpose(D, V, T):
 
 @cuda.jit(SIG_DVT, cache=CACHE)
 def recover(D, V, T):
-    """Each cell phase 3 marked with its last improving round gets its via: a k of that round's
-    block on a shortest path, d(i, k) + d(k, j) = d(i, j) (T = D transposed, rows contiguous).
-    Such a k exists: the round's improving k satisfied it then, and distances only fell since."""
-    j, i = cuda.grid(2)
-    if i < D.shape[0] and j < D.shape[1]:
+    """Each cell phase 2 or 3 marked with its last improving round gets its via: a k of that
+    round's block on a shortest path, d(i, k) + d(k, j) = d(i, j), k ≠ i, j. Such a k exists:
+    the round's improving k satisfied it then, and distances only fell since. A block takes
+    RECOVER_ROWS rows × RECOVER_COLUMNS cells; thread x tests candidate x of every cell, so row
+    i of D and row j of T (D transposed) are read contiguously. Several threads may find a k:
+    each is correct, and one of the writes remains."""
+    i = cuda.blockIdx.y * cuda.blockDim.y + cuda.threadIdx.y
+    if i >= D.shape[0]:
+        return
+    j0 = cuda.blockIdx.x * RECOVER_COLUMNS
+    for j in range(j0, min(j0 + RECOVER_COLUMNS, D.shape[1])):
         v = V[i, j]
         if v <= -2:
-            base = (-2 - v) * B
-            dij = D[i, j]
-            for k in range(base, base + B):
-                if int32(D[i, k] + T[j, k]) == dij and k != i and k != j:
-                    V[i, j] = k
-                    break
+            k = (-2 - v) * B + cuda.threadIdx.x
+            if k != i and k != j and int32(D[i, k] + T[j, k]) == D[i, j]:
+                V[i, j] = k
 
 
 def one_launch(D, V, unused, nb):
@@ -360,7 +365,7 @@ def _solve_on_device(W, D, V, T, nb: int) -> float:
                 p2(D, V, kb, nb)
                 p3(D, V, kb, nb)
         k.transpose[(nb, nb), (TD, TD)](D, V, T)
-        k.recover[(ceil_div(size, 32), ceil_div(size, 8)), (32, 8)](D, V, T)
+        k.recover[(ceil_div(size, RECOVER_COLUMNS), ceil_div(size, RECOVER_ROWS)), (B, RECOVER_ROWS)](D, V, T)
 
     return timed_on_device(rounds)
 
