@@ -41,20 +41,21 @@ from .matrix import INF
 from .routes import RouteMatrix
 
 # B: tile and k-block. Phases 1–2 and the one-launch kernel: TD×TD threads, CD×CD cells each,
-# G k-steps per via group. Phase 3 of the many-launch path: T3Y×T3X threads with C3R×C3C
-# cells each (T3Y·C3R = T3X·C3C = B), the k-loop unrolled U3 times, no via bookkeeping.
+# G k-steps per via group. Phases 2 and 3 of the many-launch path: T3Y×T3X threads with
+# C3R×C3C cells each (T3Y·C3R = T3X·C3C = B), the k-loop unrolled U3 times, no via bookkeeping.
 B, TD, CD, G = (8, 4, 2, 4) if SIMULATED else (64, 16, 4, 8)
 T3Y, T3X, C3R, C3C, U3 = (4, 4, 2, 2, 4) if SIMULATED else (16, 16, 4, 4, 8)
 # The via recovery: cells per block, as rows × columns (its threads: B × RECOVER_ROWS).
 RECOVER_ROWS, RECOVER_COLUMNS = 4, 32
-# Register cap for phase 3 (None: the compiler's choice): fewer registers, more blocks per SM.
+# Register cap for phases 2 and 3 (None: the compiler's choice): fewer registers, more blocks per SM.
 P3_MAX_REGISTERS = None
 # Largest padded size solved by the single persistent launch (0: never; -1: always).
 ONE_LAUNCH_MAX = 10**9 if SIMULATED else 1024
 
 
-def _cells(c):
-    return [(r, q) for r in range(c) for q in range(c)]
+def _cells(rows, cols=None):
+    """(r, q) of a thread's rows × cols cells (square when cols is not given)."""
+    return [(r, q) for r in range(rows) for q in range(rows if cols is None else cols)]
 
 
 def _diagonal_tile_source(name, t, c, b):
@@ -88,8 +89,9 @@ def _diagonal_tile_source(name, t, c, b):
 
 
 def _independent_prologue(name, args, ty_n, tx_n, cr, cc, b):
-    """Phase 3's start: operand tiles As = D[row0 tile, k-block], Bs = D[k-block, col0 tile] in
-    shared memory, the thread's cells (rows ty + ty_n·r, columns tx + tx_n·q) in registers."""
+    """A product tile's start (phases 2 and 3): operand tiles As = D[row0 tile, k-block],
+    Bs = D[k-block, col0 tile] in shared memory, the thread's cells (rows ty + ty_n·r, columns
+    tx + tx_n·q) in registers."""
     src = ["@cuda.jit(device=True)", f"def {name}({args}):",
            "    ty = cuda.threadIdx.y", "    tx = cuda.threadIdx.x"]
     src += [f"    i{r} = ty + {ty_n * r}" for r in range(cr)]
@@ -122,9 +124,10 @@ def _operands(cr, cc, k):
 
 
 def _grouped_tile_source(name, t, c, b, g):
-    """Phase 3 of the one-launch kernel: tile (row0, col0) = min(itself, As ⊗ Bs), t×t threads
-    with c×c cells. It takes the minimum of each group of g k-steps with the bare add-min, notes
-    which group last improved each cell, and after the round finds the k inside that group."""
+    """Phases 2 and 3 of the one-launch kernel: tile (row0, col0) = min(itself, As ⊗ Bs),
+    t×t threads with c×c cells. It takes the minimum of each group of g k-steps with the bare
+    add-min, notes which group last improved each cell, and after the round finds the k inside
+    that group."""
     cells = _cells(c)
     src = _independent_prologue(name, "D, V, row0, col0, kbase, As, Bs", t, t, c, c, b)
     src += [f"    g{r}_{q} = int32(-1)" for r, q in cells]
@@ -151,10 +154,10 @@ def _grouped_tile_source(name, t, c, b, g):
 
 
 def _marking_tile_source(name, ty_n, tx_n, cr, cc, b, unroll):
-    """Phase 3 of the many-launch path: the bare add-min over the k-block, ty_n×tx_n threads
-    with cr×cc cells. A cell that improved gets V = mark (−2 − round): its via is a k of that
-    round's block, found after the last round by ``recover_cell``."""
-    cells = [(r, q) for r in range(cr) for q in range(cc)]
+    """Phases 2 and 3 of the many-launch path: the bare add-min over the k-block, ty_n×tx_n
+    threads with cr×cc cells. A cell that improved gets V = mark (−2 − round): its via is a k of
+    that round's block, found after the last round by ``recover``."""
+    cells = _cells(cr, cc)
     src = _independent_prologue(name, "D, V, row0, col0, kbase, mark, As, Bs", ty_n, tx_n, cr, cc, b)
     src += [f"    o{r}_{q} = d{r}_{q}" for r, q in cells]
     src += ["    cuda.syncthreads()", f"    for k in range(0, {b}, {unroll}):"]
@@ -365,7 +368,8 @@ def _solve_on_device(W, D, V, T, nb: int) -> float:
                 p2(D, V, kb, nb)
                 p3(D, V, kb, nb)
         k.transpose[(nb, nb), (TD, TD)](D, V, T)
-        k.recover[(ceil_div(size, RECOVER_COLUMNS), ceil_div(size, RECOVER_ROWS)), (B, RECOVER_ROWS)](D, V, T)
+        recover_grid = (ceil_div(size, RECOVER_COLUMNS), ceil_div(size, RECOVER_ROWS))
+        k.recover[recover_grid, (B, RECOVER_ROWS)](D, V, T)
 
     return timed_on_device(rounds)
 
@@ -377,20 +381,22 @@ _LOCK = threading.Lock()  # one solve at a time uses the kept buffers
 _BUFFERS: dict = {}       # the last size's device (and page-locked host) buffers
 
 
+def _device_buffers(n: int, size: int) -> dict:
+    square = lambda: cuda.device_array((size, size), np.int32)  # noqa: E731
+    return dict(W=cuda.device_array((n, n), np.int32), D=square(), V=square(), T=square())
+
+
 def _buffers(n: int, size: int) -> dict:
-    """Device buffers W (input), D (distances), V (via), T (scratch) for this size. Up to PINNED_MAX they
-    are kept for the next call (the app solves the same airport again and again; only the last
-    size is kept); larger ones are allocated per call and freed with the answer."""
+    """Device buffers W (input), D (distances), V (via), T (scratch) for this size. Up to
+    PINNED_MAX they are kept for the next call (the app solves the same airport again and
+    again; only the last size is kept); larger ones are allocated per call and freed with the
+    answer."""
     if size > PINNED_MAX:
         _BUFFERS.clear()
-        return dict(W=cuda.device_array((n, n), np.int32), D=cuda.device_array((size, size), np.int32),
-                    V=cuda.device_array((size, size), np.int32), T=cuda.device_array((size, size), np.int32))
+        return _device_buffers(n, size)
     if _BUFFERS.get("key") != (n, size):
         _BUFFERS.clear()
-        _BUFFERS.update(key=(n, size), W=cuda.device_array((n, n), np.int32),
-                        D=cuda.device_array((size, size), np.int32),
-                        V=cuda.device_array((size, size), np.int32),
-                        T=cuda.device_array((size, size), np.int32))
+        _BUFFERS.update(key=(n, size), **_device_buffers(n, size))
         if not SIMULATED:
             _BUFFERS.update(w=cuda.pinned_array((n, n), np.int32),
                             d=cuda.pinned_array((size, size), np.int32),
