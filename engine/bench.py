@@ -1,4 +1,5 @@
-"""The Floyd–Warshall benchmark: time variants over sizes, check every result, answer the paper.
+"""The Floyd–Warshall benchmark: time a variant on one graph, check every result, answer the
+paper, write the report (``engine.bench_run`` sequences the points of a run).
 
 Protocol (DESIGN.md): JIT and first launch are warmed up outside the timed region, GPU work is
 synchronised before a clock is read, each point is repeated and its median reported, and each
@@ -11,18 +12,14 @@ from __future__ import annotations
 import json
 import platform
 import statistics
-import sys
 import time
 from dataclasses import asdict, dataclass, field
-from typing import Callable, Iterable
 
 import numpy as np
 from scipy.sparse.csgraph import csgraph_from_dense, dijkstra, floyd_warshall
 
 from .apsp import get_variant, solve
 from .apsp.gpu_device import gpu_name
-from .apsp.matrix import to_int32_costs
-from .apsp.random_graph import paper_random_graph
 
 FULL_CHECK_N = 600
 SAMPLED_SOURCES = 12
@@ -174,51 +171,6 @@ def paper_answers(points: list[Point], budget_s: float) -> dict:
         "ms_at_500": solve.get(500),
         "ms_at_500_end_to_end": end_to_end.get(500)}
         for graph, (solve, end_to_end) in graphs.items()} for variant, graphs in seen.items()}
-
-
-def run_benchmark(variants: list[str], sizes: Iterable[int], densities: Iterable[int],
-                  airports: dict[str, np.ndarray], budget_s: float, command: str,
-                  progress: Callable[[str], None] = lambda _: None,
-                  bisect_steps: int = 4,
-                  checkpoint: Callable[[Report], None] = lambda _: None) -> Report:
-    """Every variant over the size ladder (stopping past the budget), refine the largest n within
-    the budget by bisection, then each airport. ``checkpoint`` gets the report after every
-    point, so a run cut short still leaves what it measured. Returns the report."""
-    report = Report(command=command, machine=machine_info(), budget_s=budget_s)
-    sizes = sorted(set(sizes))
-    for density in densities:
-        graph = f"random-{density}%"
-        for variant in variants:
-            times: dict[int, float] = {}  # solve-only medians: the paper's question
-
-            def point(n):
-                progress(f"{variant:14s} {graph:11s} n={n}")
-                p = measure(variant, paper_random_graph(n, density, seed=n), graph, budget_s)
-                report.points.append(p)
-                report.answers = paper_answers(report.points, budget_s)
-                checkpoint(report)
-                times[n] = p.kernel_median_ms
-                return p.kernel_median_ms / 1e3 <= budget_s
-
-            over = None
-            for n in sizes:
-                if not point(n):
-                    over = n
-                    break
-            lo = largest_within(times, budget_s)
-            if over and lo and bisect_steps:  # refine between the last fit and the first miss
-                hi = over
-                for _ in range(bisect_steps):
-                    mid = (lo + hi) // 2
-                    if mid in (lo, hi):
-                        break
-                    lo, hi = (mid, hi) if point(mid) else (lo, mid)
-    report.answers = paper_answers(report.points, budget_s)
-    for name, cost in airports.items():
-        for variant in variants:
-            progress(f"{variant:14s} {name:11s} n={len(cost)}")
-            report.points.append(measure(variant, cost, name, budget_s))
-    return report
 
 
 def format_table(report: Report) -> str:

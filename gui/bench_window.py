@@ -1,8 +1,9 @@
 """The benchmark window: time chosen variants over chosen sizes, plot them, save or open results.
 
-Runs the same measurement as ``python main.py bench`` (engine.bench.measure: warm-up outside the
-clock, median of repeats, every result checked against scipy) in a worker thread, and saves and
-opens the same JSON, so a run made on a GPU machine with the CLI can be shown on a laptop.
+Runs the same benchmark as ``python main.py bench`` (engine.bench_run: the size ladder, bisection
+and airports; engine.bench.measure: warm-up outside the clock, median of repeats, every result
+checked against scipy) in a worker thread, and saves and opens the same JSON, so a run made on a
+GPU machine with the CLI can be shown on a laptop.
 """
 
 from __future__ import annotations
@@ -13,17 +14,19 @@ from pathlib import Path
 
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QAction, QBrush, QColor, QKeySequence
-from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QDoubleSpinBox, QFileDialog,
-                               QFormLayout, QGroupBox, QHBoxLayout, QHeaderView, QLabel,
-                               QLineEdit, QListWidget, QListWidgetItem, QMainWindow, QMessageBox,
-                               QProgressBar, QPushButton, QSplitter, QTableWidget,
-                               QTableWidgetItem, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QDoubleSpinBox,
+                               QFileDialog, QFormLayout, QGroupBox, QHBoxLayout, QHeaderView,
+                               QLabel, QLineEdit, QListWidget, QListWidgetItem, QMainWindow,
+                               QMessageBox, QProgressBar, QPushButton, QSpinBox, QSplitter,
+                               QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
 
 from engine.apsp import variants as all_variants
 from engine.bench import PEERS, Point, Report, load_report
+from engine.bench_run import Failure
+from engine.layout_io import bundled_airports
 
 from .bench_plot import BenchPlot
-from .bench_worker import BenchPlan, BenchRun, BenchWorker, Failure, report_of
+from .bench_worker import BenchPlan, BenchRun, BenchWorker
 from .settings import app_settings
 
 DEFAULT_SIZES = "64 128 256 500 1024"
@@ -171,7 +174,8 @@ class BenchWindow(QMainWindow):
 
         self.sizes_edit = QLineEdit(DEFAULT_SIZES)
         self.sizes_edit.setToolTip("Vertex counts, separated by spaces. Each variant runs them "
-                                   "in increasing order and stops at the first past the budget.")
+                                   "in increasing order and stops at the first past the budget, "
+                                   "then bisects between it and the last size that fit.")
         self.density_box = QComboBox()
         self.density_box.addItems(list(DENSITIES))
         self.density_box.setToolTip("Edge density of the paper's random graphs")
@@ -183,10 +187,23 @@ class BenchWindow(QMainWindow):
         self.budget_spin.setToolTip("A variant stops its ladder once a solve takes longer; the "
                                     "paper asks how many vertices fit in 2 s")
 
+        self.bisect_spin = QSpinBox()
+        self.bisect_spin.setRange(0, 10)
+        self.bisect_spin.setValue(4)
+        self.bisect_spin.setSpecialValueText("off")
+        self.bisect_spin.setSuffix(" steps")
+        self.bisect_spin.setToolTip("Then halve the gap between the last size that fit and the "
+                                    "first past the budget this many times: a sharper largest n")
+        self.airports_check = QCheckBox("Then time the bundled airports")
+        self.airports_check.setToolTip("Each variant once on each bundled airport's bag-aware "
+                                       f"cost ({', '.join(bundled_airports())})")
+
         form = QFormLayout()
         form.addRow("Sizes (n):", self.sizes_edit)
         form.addRow("Density:", self.density_box)
         form.addRow("Budget:", self.budget_spin)
+        form.addRow("Bisection:", self.bisect_spin)
+        form.addRow(self.airports_check)
 
         self.run_button = QPushButton("Run")
         self.run_button.setDefault(True)
@@ -309,20 +326,25 @@ class BenchWindow(QMainWindow):
             it.setCheckState(Qt.CheckState.Checked if on else Qt.CheckState.Unchecked)
         return self.selected_variants()
 
-    def set_plan(self, variants, sizes, density: str = "15%", budget_s: float = 2.0) -> None:
+    def set_plan(self, variants, sizes, density: str = "15%", budget_s: float = 2.0,
+                 bisect_steps: int = 4, airports: bool = False) -> None:
         """Fill the controls (tests, scripts); ``density`` is a key of ``DENSITIES``."""
         self.set_selected_variants(variants)
         self.sizes_edit.setText(" ".join(str(n) for n in sizes))
         self.density_box.setCurrentText(density)
         self.budget_spin.setValue(budget_s)
+        self.bisect_spin.setValue(bisect_steps)
+        self.airports_check.setChecked(airports)
 
     def plan(self) -> BenchPlan:
         """The plan the controls describe; ValueError saying what to fix."""
         chosen = self.selected_variants()
         if not chosen:
             raise ValueError("tick at least one variant")
+        airports = tuple(bundled_airports()) if self.airports_check.isChecked() else ()
         return BenchPlan(tuple(chosen), parse_sizes(self.sizes_edit.text()),
-                         DENSITIES[self.density_box.currentText()], self.budget_spin.value())
+                         DENSITIES[self.density_box.currentText()], self.budget_spin.value(),
+                         self.bisect_spin.value(), airports)
 
     # -- running ---------------------------------------------------------------------------
 
@@ -347,9 +369,11 @@ class BenchWindow(QMainWindow):
         self.progress.setRange(0, plan.total)
         self.progress.setValue(0)
         self._set_running(True)
-        self.set_status(f"Running {plan.total} points "
+        self.set_status(f"Running up to {plan.total} points "
                         f"({len(plan.variants)} variants × {len(plan.sizes)} sizes"
-                        f"{' × 2 densities' if len(plan.densities) > 1 else ''}); the first "
+                        f"{' × 2 densities' if len(plan.densities) > 1 else ''}"
+                        f"{' + bisection' if plan.bisect_steps else ''}"
+                        f"{' + airports' if plan.airports else ''}); the first "
                         "point of each variant includes compiling it.")
         return self.worker.start(plan)
 
@@ -373,29 +397,28 @@ class BenchWindow(QMainWindow):
     def _on_failed(self, failure: Failure) -> None:
         self.failures.append(failure)
         self._show()
-        self.set_status(f"{failure.variant} failed at n = {failure.n}: {failure.message} "
-                        "(its larger sizes are skipped)", error=True)
+        self.set_status(f"{failure.variant} failed on {failure.graph} at n = {failure.n}: "
+                        f"{failure.message} (the run goes on)", error=True)
 
     def _on_progressed(self, done: int, total: int) -> None:
         self.progress.setRange(0, total)
         self.progress.setValue(done)
 
     def _on_finished(self, run: BenchRun) -> None:
-        self.report = report_of(run, self.worker.machine)
+        self.report = run.report or self.report  # the engine's, answers and errors included
         self.failures = list(run.failures)
         self.source = "this machine" + (" (cancelled part-way)" if run.cancelled else "")
         self._set_running(False)
         self._show()
         measured = len(run.points)
-        if run.cancelled:
-            self.set_status(f"Cancelled after {run.done} of {run.plan.total} points "
+        if run.error:
+            self.set_status(f"The run stopped: {run.error}.", error=True)
+        elif run.cancelled:
+            self.set_status(f"Cancelled after {run.done} of up to {run.total} points "
                             f"({measured} measured). Save keeps what was measured.")
         else:
-            self.progress.setValue(run.plan.total)
             failed = f", {len(run.failures)} failed" if run.failures else ""
-            skipped = run.plan.total - measured - len(run.failures)
-            past = f", {skipped} skipped past the budget" if skipped else ""
-            self.set_status(f"Done: {measured} points measured{failed}{past}; every result "
+            self.set_status(f"Done: {measured} points measured{failed}; every result "
                             "checked against scipy.", error=bool(run.failures))
 
     def _set_running(self, running: bool) -> None:
@@ -405,7 +428,7 @@ class BenchWindow(QMainWindow):
         for w in (self.save_button, self.save_action):
             w.setEnabled(not running and has)
         for w in (self.open_button, self.open_action, self.variant_list, self.sizes_edit,
-                  self.density_box, self.budget_spin):
+                  self.density_box, self.budget_spin, self.bisect_spin, self.airports_check):
             w.setEnabled(not running)
 
     # -- files -----------------------------------------------------------------------------
@@ -595,8 +618,10 @@ class BenchWindow(QMainWindow):
             self.density_box.setCurrentText(density)
         try:
             self.budget_spin.setValue(float(s.value("bench/budget", 2.0)))
+            self.bisect_spin.setValue(int(s.value("bench/bisect", 4)))
         except (TypeError, ValueError):
             pass
+        self.airports_check.setChecked(s.value("bench/airports", False, type=bool))
 
     def _save_settings(self) -> None:
         s = self.settings
@@ -604,6 +629,8 @@ class BenchWindow(QMainWindow):
         s.setValue("bench/sizes", self.sizes_edit.text())
         s.setValue("bench/density", self.density_box.currentText())
         s.setValue("bench/budget", self.budget_spin.value())
+        s.setValue("bench/bisect", self.bisect_spin.value())
+        s.setValue("bench/airports", self.airports_check.isChecked())
 
     def closeEvent(self, event) -> None:  # noqa: N802 (Qt naming)
         """Cancel a run and wait for its current point to end: no thread outlives the window."""

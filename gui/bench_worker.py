@@ -1,9 +1,10 @@
-"""The benchmark off the UI thread: one ``measure`` per (variant, size), cancellable between points.
+"""The benchmark off the UI thread: ``engine.bench_run.run_benchmark`` in a worker thread, its
+news carried to the UI thread by queued signals, cancellable between points.
 
-Same protocol as ``python main.py bench`` (engine.bench does the timing and the reference check);
-this module only sequences the points, stops a variant's ladder at the first point over the
-budget (or the first failure), and reports each point by a queued signal. Every run has a
-generation id, so a cancelled run's late point is never shown as part of a newer run.
+The engine sequences the points exactly as ``python main.py bench`` does (the size ladder, the
+bisection, the airports) and times and checks each; here a failed point is shown and the run goes
+on. Every run has a generation id, so a cancelled run's late news is never shown as part of a
+newer run.
 """
 
 from __future__ import annotations
@@ -16,128 +17,122 @@ from typing import Callable
 
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal, Slot
 
-from engine.bench import Point, Report, machine_info, measure, paper_answers
-from engine.apsp.random_graph import paper_random_graph
+from engine.bench import Point, Report, measure
+from engine.bench_run import BenchHooks, Failure, airport_costs, planned_points, run_benchmark
+
+# A mismatch, a GPU error: its message says it all; anything else also prints its traceback.
+EXPECTED_FAILURES = (AssertionError, ValueError, RuntimeError)
 
 
 @dataclass(frozen=True)
 class BenchPlan:
-    """What to run: variants (registry names or peers) in order, over sizes, on each density."""
+    """What to run: variants (registry names or peers) in order, up the sizes on each density,
+    bisecting the largest n within the budget, then on each named bundled airport."""
     variants: tuple[str, ...]
     sizes: tuple[int, ...]
     densities: tuple[int, ...] = (15,)
     budget_s: float = 2.0
+    bisect_steps: int = 4
+    airports: tuple[str, ...] = ()
 
     @property
     def total(self) -> int:
-        return len(self.variants) * len(self.sizes) * len(self.densities)
+        """The most points the run measures."""
+        return planned_points(self.variants, self.sizes, self.densities, self.airports,
+                              self.bisect_steps)
 
     def command(self) -> str:
-        """The CLI command that runs the same points (bisection and airports off)."""
+        """The CLI command that runs the same points."""
         q = lambda xs: " ".join(shlex.quote(str(x)) for x in xs)  # noqa: E731
+        airports = f"--airports {q(self.airports)}" if self.airports else "--no-airports"
         return (f"python main.py bench --variants {q(self.variants)} --sizes {q(self.sizes)} "
-                f"--density {q(self.densities)} --budget {self.budget_s:g} --no-airports --bisect 0")
-
-
-@dataclass
-class Failure:
-    """A point that did not produce a time: a reference mismatch, a GPU error, …"""
-    variant: str
-    graph: str
-    n: int
-    message: str
+                f"--density {q(self.densities)} --budget {self.budget_s:g} {airports} "
+                f"--bisect {self.bisect_steps}")
 
 
 @dataclass
 class BenchRun:
-    """The points and failures of one run, in the order they were measured."""
+    """The news of one run as it came: points and failures in order, progress, and at the end
+    the engine's report or, where the run could not go through (machine info, an airport file),
+    the error instead."""
     generation: int
     plan: BenchPlan
     points: list[Point] = field(default_factory=list)
     failures: list[Failure] = field(default_factory=list)
-    done: int = 0          # points measured, failed or skipped (past the budget)
+    done: int = 0          # points measured or failed
+    total: int = 0         # the most points: drops as ladders stop past the budget
     cancelled: bool = False
-
-
-def answers_for(points: list[Point], failures: list[Failure], budget_s: float) -> dict:
-    """The paper's answers per variant and graph, as the CLI writes them, plus ``error`` where a
-    point failed."""
-    out = paper_answers(points, budget_s)
-    for f in failures:
-        out.setdefault(f.variant, {}).setdefault(f.graph, {})["error"] = f"n={f.n}: {f.message}"
-    return out
-
-
-def report_of(run: BenchRun, machine: dict) -> Report:
-    """The run as the same ``Report`` the CLI writes (saved with ``Report.to_json``)."""
-    return Report(command=run.plan.command(), machine=machine, budget_s=run.plan.budget_s,
-                  points=list(run.points),
-                  answers=answers_for(run.points, run.failures, run.plan.budget_s))
+    report: Report | None = None
+    error: str | None = None
 
 
 class _Relay(QObject):
     """Carries the worker thread's news to the UI thread (queued signals)."""
-    started = Signal(int, object)            # generation, machine info
-    measuring = Signal(int, str, str, int)   # generation, variant, graph, n
-    measured = Signal(int, object)           # generation, Point
-    failed = Signal(int, object)             # generation, Failure
-    advanced = Signal(int, int)              # generation, points done (incl. skipped)
-    finished = Signal(int, bool)             # generation, cancelled
+    started = Signal(int, object)                 # generation, machine info
+    measuring = Signal(int, str, str, int)        # generation, variant, graph, n
+    measured = Signal(int, object)                # generation, Point
+    failed = Signal(int, object)                  # generation, Failure
+    advanced = Signal(int, int, int)              # generation, done, total
+    finished = Signal(int, object, bool, object)  # generation, Report | None, cancelled, error
+
+
+class _Hooks(BenchHooks):
+    """``run_benchmark``'s news as relay signals tagged with the run's generation; a failed point
+    is reported and the run goes on; Cancel stops it before the next point."""
+
+    def __init__(self, generation: int, relay: _Relay, cancelled: threading.Event):
+        self.generation, self.relay, self.cancelled = generation, relay, cancelled
+
+    def started(self, report):
+        self.relay.started.emit(self.generation, report.machine)
+
+    def measuring(self, variant, graph, n):
+        self.relay.measuring.emit(self.generation, variant, graph, n)
+
+    def measured(self, report, point):
+        self.relay.measured.emit(self.generation, point)
+
+    def failed(self, failure, error):
+        if not isinstance(error, EXPECTED_FAILURES):
+            traceback.print_exception(error)
+        self.relay.failed.emit(self.generation, failure)
+        return True
+
+    def advanced(self, done, total):
+        self.relay.advanced.emit(self.generation, done, total)
+
+    def should_stop(self):
+        return self.cancelled.is_set()
 
 
 class _BenchTask(QRunnable):
     def __init__(self, generation: int, plan: BenchPlan, relay: _Relay,
-                 cancelled: threading.Event, measure_fn: Callable, graph_fn: Callable,
-                 machine_fn: Callable):
+                 cancelled: threading.Event, measure_fn: Callable):
         super().__init__()
         self.setAutoDelete(True)
         self.generation, self.plan, self.relay, self.cancelled = generation, plan, relay, cancelled
-        self.measure_fn, self.graph_fn, self.machine_fn = measure_fn, graph_fn, machine_fn
+        self.measure_fn = measure_fn
 
     def run(self) -> None:  # worker thread
-        g, plan, relay = self.generation, self.plan, self.relay
-        done = 0
+        plan, report, error = self.plan, None, None
         try:
-            try:
-                machine = self.machine_fn()
-            except Exception as exc:  # machine info is nice to have, never a reason to stop
-                machine = {"error": f"{exc.__class__.__name__}: {exc}"}
-            relay.started.emit(g, machine)
-            for density in plan.densities:
-                graph = f"random-{density}%"
-                for variant in plan.variants:
-                    for i, n in enumerate(plan.sizes):
-                        if self.cancelled.is_set():
-                            return
-                        relay.measuring.emit(g, variant, graph, n)
-                        stop = False
-                        try:
-                            cost = self.graph_fn(n, density, seed=n)
-                            p = self.measure_fn(variant, cost, graph, plan.budget_s)
-                            relay.measured.emit(g, p)
-                            stop = p.kernel_median_ms / 1e3 > plan.budget_s
-                        except Exception as exc:  # a mismatch, a GPU failure: shown, not raised
-                            if not isinstance(exc, (AssertionError, ValueError, RuntimeError)):
-                                traceback.print_exc()
-                            relay.failed.emit(g, Failure(variant, graph, n,
-                                                         f"{exc.__class__.__name__}: {exc}"))
-                            stop = True
-                        if stop:  # past the budget or broken: the rest of this ladder is skipped
-                            done += len(plan.sizes) - i
-                            relay.advanced.emit(g, done)
-                            break
-                        done += 1
-                        relay.advanced.emit(g, done)
+            report = run_benchmark(plan.variants, plan.sizes, plan.densities,
+                                   airport_costs(plan.airports), plan.budget_s, plan.command(),
+                                   _Hooks(self.generation, self.relay, self.cancelled),
+                                   plan.bisect_steps, self.measure_fn)
+        except Exception as exc:  # outside any one point (machine info, an airport): shown
+            traceback.print_exc()
+            error = f"{exc.__class__.__name__}: {exc}"
         finally:
-            relay.finished.emit(g, self.cancelled.is_set())
+            self.relay.finished.emit(self.generation, report, self.cancelled.is_set(), error)
 
 
 class BenchWorker(QObject):
     """Runs a ``BenchPlan`` in one worker thread; signals arrive on the UI thread, for the
     current run only.
 
-    ``measure_fn`` (default ``engine.bench.measure``) and ``graph_fn`` (default the paper's
-    random graph) can be replaced, e.g. to pause a test between points.
+    ``measure_fn`` (default ``engine.bench.measure``) can be replaced, e.g. to pause a test
+    between points or give it synthetic times.
     """
 
     started = Signal(object)             # BenchRun
@@ -147,10 +142,9 @@ class BenchWorker(QObject):
     progressed = Signal(int, int)        # done, total
     finished = Signal(object)            # BenchRun
 
-    def __init__(self, parent: QObject | None = None, measure_fn: Callable = measure,
-                 graph_fn: Callable = paper_random_graph, machine_fn: Callable = machine_info):
+    def __init__(self, parent: QObject | None = None, measure_fn: Callable = measure):
         super().__init__(parent)
-        self._measure_fn, self._graph_fn, self._machine_fn = measure_fn, graph_fn, machine_fn
+        self._measure_fn = measure_fn
         # One thread: Numba's compiled variants and the GPU are not entered twice at once.
         self._pool = QThreadPool(self)
         self._pool.setMaxThreadCount(1)
@@ -179,10 +173,10 @@ class BenchWorker(QObject):
         self._cancel.set()
         self._cancel = threading.Event()
         self._generation += 1
-        self.run = BenchRun(self._generation, plan)
+        self.run = BenchRun(self._generation, plan, total=plan.total)
         self._finished = False
         self._pool.start(_BenchTask(self._generation, plan, self._relay, self._cancel,
-                                    self._measure_fn, self._graph_fn, self._machine_fn))
+                                    self._measure_fn))
         return self.run
 
     def cancel(self) -> None:
@@ -227,15 +221,17 @@ class BenchWorker(QObject):
             self.run.failures.append(failure)
             self.failed.emit(failure)
 
-    @Slot(int, int)
-    def _on_advanced(self, g: int, done: int) -> None:
+    @Slot(int, int, int)
+    def _on_advanced(self, g: int, done: int, total: int) -> None:
         if self._current(g):
-            self.run.done = done
-            self.progressed.emit(done, self.run.plan.total)
+            self.run.done, self.run.total = done, total
+            self.progressed.emit(done, total)
 
-    @Slot(int, bool)
-    def _on_finished(self, g: int, cancelled: bool) -> None:
+    @Slot(int, object, bool, object)
+    def _on_finished(self, g: int, report: Report | None, cancelled: bool,
+                     error: str | None) -> None:
         if self._current(g):
-            self.run.cancelled = cancelled and self.run.done < self.run.plan.total
+            self.run.report, self.run.error = report, error
+            self.run.cancelled = cancelled and self.run.done < self.run.total
             self._finished = True
             self.finished.emit(self.run)

@@ -6,7 +6,8 @@ import time
 from pathlib import Path
 
 from ..apsp import variants
-from ..bench import DEFAULT_LADDER, PEERS, format_table, run_benchmark, write_csv
+from ..bench import DEFAULT_LADDER, PEERS, format_table, write_csv
+from ..bench_run import BenchHooks, airport_costs, run_benchmark
 
 
 def add_arguments(p):
@@ -31,16 +32,19 @@ def add_arguments(p):
                    help="folder for bench.json and bench.csv (default: bench-results)")
 
 
-def airport_costs(names: list[str] | None) -> dict:
-    """Bag-aware cost matrices of the named bundled airports (all when ``names`` is None)."""
-    from ..cost import bag_aware_cost_matrix
-    from ..layout_io import bundled_airports, load_airport
-    files = bundled_airports()
-    unknown = sorted(set(names or ()) - set(files))
-    if unknown:
-        raise ValueError(f"no bundled airport {', '.join(unknown)}; bundled: {', '.join(files)}")
-    chosen = files if names is None else {n: files[n] for n in names}
-    return {name: bag_aware_cost_matrix(load_airport(path)) for name, path in chosen.items()}
+class _Progress(BenchHooks):
+    """The progress line on stderr, and the JSON and CSV saved after every point."""
+
+    def __init__(self, save):
+        self.save, self.started_at = save, time.perf_counter()
+
+    def measuring(self, variant, graph, n):
+        what = f"{variant:14s} {graph:11s} n={n}"
+        print(f"\r[{time.perf_counter() - self.started_at:7.1f} s] {what:50s}", end="",
+              file=sys.stderr, flush=True)
+
+    def measured(self, report, point):
+        self.save(report)
 
 
 def run(args) -> int:
@@ -56,12 +60,6 @@ def run(args) -> int:
     except ValueError as exc:
         print(f"bench: {exc}", file=sys.stderr)
         return 2
-    started = time.perf_counter()
-
-    def progress(what):
-        print(f"\r[{time.perf_counter() - started:7.1f} s] {what:50s}", end="", file=sys.stderr,
-              flush=True)
-
     command = "python main.py bench " + " ".join(shlex.quote(a) for a in sys.argv[2:])
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -71,7 +69,7 @@ def run(args) -> int:
         write_csv(report, out / "bench.csv")
 
     report = run_benchmark(names, args.sizes or DEFAULT_LADDER, args.density, airports,
-                           args.budget, command, progress, args.bisect, save)
+                           args.budget, command, _Progress(save), args.bisect)
     save(report)
     print(file=sys.stderr)
     machine = report.machine

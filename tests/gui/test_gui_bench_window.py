@@ -14,6 +14,7 @@ from engine.bench import ReferenceMismatch, load_report
 from gui.bench_window import BenchWindow
 from gui.bench_worker import BenchWorker
 from gui.settings import file_settings
+from tests.synthetic_measure import SyntheticMeasure
 
 RUN_TIMEOUT_MS = 60_000  # a variant's first point may JIT-compile it
 TINY = dict(variants=["cpu-linear", "cpu-blocked", "scipy"], sizes=[8, 16])
@@ -94,9 +95,13 @@ def test_cancel_stops_after_the_point_being_measured(qtbot, make_bench):
     qtbot.waitUntil(lambda: not window.running, timeout=RUN_TIMEOUT_MS)
     assert gate.calls == 2  # the point in flight finished; no further point started
     assert [r[2] for r in window.table_rows()] == ["8", "16"]
-    assert window.progress.value() == 2 and window.progress.maximum() == 4
-    assert "Cancelled after 2 of 4 points" in window.status_line.text()
+    assert window.progress.value() == 2 and window.progress.maximum() == 4 + 4  # + bisection
+    assert "Cancelled after 2 of up to 8 points" in window.status_line.text()
     assert window.run_button.isEnabled() and window.save_button.isEnabled()
+    # the engine's partial report is what is shown and saved
+    assert window.report is window.worker.run.report
+    assert [p.n for p in window.report.points] == [8, 16]
+    assert window.report.answers["cpu-linear"]["random-15%"]["largest_n_within_budget"] == 16
 
 
 def test_a_failing_point_is_a_table_row_and_the_run_goes_on(qtbot, make_bench):
@@ -110,10 +115,49 @@ def test_a_failing_point_is_a_table_row_and_the_run_goes_on(qtbot, make_bench):
     # cpu-blocked's ladder stops at its failure; the others are measured in full
     assert sorted(r[0] for r in rows if not r[6].startswith("FAILED")) == [
         "cpu-linear", "cpu-linear", "scipy", "scipy"]
-    assert window.progress.value() == 6
+    assert (window.progress.value(), window.progress.maximum()) == (5, 5)  # 1 failed, 4 measured
     assert "1 failed" in window.status_line.text()
     assert "cpu-blocked" not in window.plot.curves
     assert "n=8" in window.report.answers["cpu-blocked"]["random-15%"]["error"]
+
+
+def test_the_run_bisects_between_the_last_size_that_fit_and_the_first_past_the_budget(
+        qtbot, make_bench, tmp_path):
+    measure = SyntheticMeasure()  # n vertices in n ms: 50 fit in the 0.05 s budget, 52 do not
+    window = make_bench(worker=BenchWorker(measure_fn=measure))
+    run_to_end(qtbot, window, variants=["cpu-linear"], sizes=[8, 16, 32, 64], budget_s=0.05,
+               bisect_steps=4)
+    assert measure.sizes() == [8, 16, 32, 64, 48, 56, 52, 50]
+    assert [r[2] for r in window.table_rows()] == ["8", "16", "32", "64", "48", "56", "52", "50"]
+    assert (window.progress.value(), window.progress.maximum()) == (8, 8)
+    assert "cpu-linear 50" in window.answers_label.text()
+    answer = window.report.answers["cpu-linear"]["random-15%"]
+    assert answer["largest_n_within_budget"] == 50 and answer["budget_exceeded_at"] == 52
+    assert window.save_file(tmp_path / "bisected.json")
+    assert "--bisect 4" in json.loads((tmp_path / "bisected.json").read_text())["command"]
+
+
+def test_airports_are_timed_after_the_ladders_when_ticked(qtbot, make_bench):
+    measure = SyntheticMeasure()
+    window = make_bench(worker=BenchWorker(measure_fn=measure))
+    run_to_end(qtbot, window, variants=["cpu-linear", "scipy"], sizes=[8], bisect_steps=0,
+               airports=True)
+    rows = [(r[0], r[1], r[2]) for r in window.table_rows()]
+    assert rows == [("cpu-linear", "random-15%", "8"), ("scipy", "random-15%", "8")] + [
+        (v, a, n) for a, n in (("hub-atl", "2,253"), ("paper-5", "5"), ("regional", "277"))
+        for v in ("cpu-linear", "scipy")]
+    assert "--airports hub-atl paper-5 regional" in window.report.command
+    assert "Done: 8 points measured" in window.status_line.text()
+
+
+def test_a_run_that_cannot_start_says_why(qtbot, make_bench, monkeypatch):
+    def no_machine():
+        raise RuntimeError("no CUDA context (test)")
+    monkeypatch.setattr("engine.bench_run.machine_info", no_machine)
+    window = make_bench(worker=BenchWorker(measure_fn=SyntheticMeasure()))
+    run_to_end(qtbot, window, variants=["scipy"], sizes=[8])
+    assert "The run stopped: RuntimeError: no CUDA context (test)" in window.status_line.text()
+    assert window.table_rows() == [] and window.run_button.isEnabled()
 
 
 def test_saved_results_open_in_a_fresh_window_with_the_same_points(qtbot, make_bench, tmp_path):

@@ -1,0 +1,167 @@
+"""One benchmark run: each variant up the size ladder until a solve is over the budget, the
+largest n within it refined by bisection, then each airport.
+
+The CLI and the GUI's benchmark window both run this; a ``BenchHooks`` is how each shows
+progress, saves, reports a failed point and cancels between points.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Iterable
+
+import numpy as np
+
+from .apsp.random_graph import paper_random_graph
+from .bench import Point, Report, machine_info, measure, paper_answers
+
+
+@dataclass
+class Failure:
+    """A point that did not produce a time: a reference mismatch, a GPU error, …"""
+    variant: str
+    graph: str
+    n: int
+    message: str
+
+
+class BenchHooks:
+    """What ``run_benchmark`` tells its caller, on the thread that runs it. Every hook here does
+    nothing (and a failed point stops the run): override what you need."""
+
+    def started(self, report: Report) -> None:
+        """The report exists, machine info filled in; no point measured yet."""
+
+    def measuring(self, variant: str, graph: str, n: int) -> None:
+        """A point is about to be measured."""
+
+    def measured(self, report: Report, point: Point) -> None:
+        """``point`` is now in ``report``, its answers updated (a checkpoint)."""
+
+    def failed(self, failure: Failure, error: Exception) -> bool:
+        """A point raised ``error``. True: keep ``failure`` in the answers and go on (that ladder
+        stops there); False: the run stops with ``error``."""
+        return False
+
+    def advanced(self, done: int, total: int) -> None:
+        """``done`` points measured or failed, of at most ``total`` (which drops as a ladder
+        stops early or bisects in fewer steps)."""
+
+    def should_stop(self) -> bool:
+        """Asked before each point: True ends the run there with what it measured."""
+        return False
+
+
+def answers_for(points: list[Point], failures: list[Failure], budget_s: float) -> dict:
+    """The paper's answers per variant and graph, plus ``error`` where a point failed."""
+    out = paper_answers(points, budget_s)
+    for f in failures:
+        out.setdefault(f.variant, {}).setdefault(f.graph, {})["error"] = f"n={f.n}: {f.message}"
+    return out
+
+
+def planned_points(variants, sizes, densities, airports, bisect_steps: int) -> int:
+    """The most points ``run_benchmark`` measures with these arguments."""
+    ladder = len(set(sizes)) + bisect_steps
+    return len(variants) * (len(densities) * ladder + len(airports))
+
+
+class _Stopped(Exception):
+    """``should_stop`` said so: the run ends before its next point."""
+
+
+class _Run:
+    """The report being filled, the failures so far and the progress count of one run."""
+
+    def __init__(self, report: Report, hooks: BenchHooks, measure_fn: Callable, total: int):
+        self.report, self.hooks, self.measure_fn = report, hooks, measure_fn
+        self.failures: list[Failure] = []
+        self.done, self.total = 0, total
+
+    def point(self, variant: str, graph: str, n: int, cost_of: Callable[[], np.ndarray]):
+        """Measure one point; None where it failed and the hooks chose to go on."""
+        if self.hooks.should_stop():
+            raise _Stopped
+        self.hooks.measuring(variant, graph, n)
+        try:
+            p = self.measure_fn(variant, cost_of(), graph, self.report.budget_s)
+        except Exception as exc:
+            failure = Failure(variant, graph, n, f"{exc.__class__.__name__}: {exc}")
+            if not self.hooks.failed(failure, exc):
+                raise
+            self.failures.append(failure)
+            p = None
+        else:
+            self.report.points.append(p)
+        self.report.answers = answers_for(self.report.points, self.failures, self.report.budget_s)
+        if p is not None:
+            self.hooks.measured(self.report, p)
+        self.done += 1
+        self.hooks.advanced(self.done, self.total)
+        return p
+
+    def ladder(self, variant: str, density: int, sizes: list[int], bisect_steps: int) -> None:
+        """``sizes`` in increasing order until one is over the budget, then bisect between the
+        last that fit and it. A failed point ends the ladder."""
+        graph = f"random-{density}%"
+        planned = self.done + len(sizes) + bisect_steps
+
+        def fits(n):  # None: the point failed
+            p = self.point(variant, graph, n, lambda: paper_random_graph(n, density, seed=n))
+            return None if p is None else p.kernel_median_ms / 1e3 <= self.report.budget_s
+
+        lo = hi = None  # the largest size that fit, the first that did not
+        for n in sizes:
+            fit = fits(n)
+            if not fit:
+                hi = n if fit is False else None
+                break
+            lo = n
+        for _ in range(bisect_steps if lo and hi else 0):
+            mid = (lo + hi) // 2
+            if mid == lo:
+                break
+            fit = fits(mid)
+            if fit is None:
+                break
+            lo, hi = (mid, hi) if fit else (lo, mid)
+        if planned > self.done:  # sizes past the budget, bisection steps not needed
+            self.total -= planned - self.done
+            self.hooks.advanced(self.done, self.total)
+
+
+def run_benchmark(variants: list[str], sizes: Iterable[int], densities: Iterable[int],
+                  airports: dict[str, np.ndarray], budget_s: float, command: str,
+                  hooks: BenchHooks | None = None, bisect_steps: int = 4,
+                  measure_fn: Callable = measure) -> Report:
+    """Every variant up the size ladder on each density (bisecting the largest n within the
+    budget), then on each airport's cost matrix; ``measure_fn`` times one point (default
+    ``engine.bench.measure``). Returns the report, partial if ``hooks`` stopped the run."""
+    hooks = hooks if hooks is not None else BenchHooks()
+    sizes, densities = sorted(set(sizes)), list(densities)
+    report = Report(command=command, machine=machine_info(), budget_s=budget_s)
+    run = _Run(report, hooks, measure_fn,
+               planned_points(variants, sizes, densities, airports, bisect_steps))
+    hooks.started(report)
+    try:
+        for density in densities:
+            for variant in variants:
+                run.ladder(variant, density, sizes, bisect_steps)
+        for name, cost in airports.items():
+            for variant in variants:
+                run.point(variant, name, len(cost), lambda: cost)
+    except _Stopped:
+        pass
+    return report
+
+
+def airport_costs(names: list[str] | None) -> dict:
+    """Bag-aware cost matrices of the named bundled airports (all when ``names`` is None)."""
+    from .cost import bag_aware_cost_matrix
+    from .layout_io import bundled_airports, load_airport
+    files = bundled_airports()
+    unknown = sorted(set(names or ()) - set(files))
+    if unknown:
+        raise ValueError(f"no bundled airport {', '.join(unknown)}; bundled: {', '.join(files)}")
+    chosen = files if names is None else {n: files[n] for n in names}
+    return {name: bag_aware_cost_matrix(load_airport(path)) for name, path in chosen.items()}
