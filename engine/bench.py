@@ -157,12 +157,17 @@ def largest_within(times: dict[int, float], budget_s: float) -> int | None:
     return max(fitting) if fitting else None
 
 
+def is_random_graph(graph: str) -> bool:
+    """A point of a size ladder on the paper's random graphs (any n), not a fixed airport."""
+    return graph.startswith("random-")
+
+
 def paper_answers(points: list[Point], budget_s: float) -> dict:
     """Per variant and random graph: the largest n solved within the budget (solve time), the
     smallest measured n over it, and the times at n = 500 (solve only and end to end)."""
     seen: dict = {}
     for p in points:
-        if p.graph.startswith("random-"):
+        if is_random_graph(p.graph):
             a = seen.setdefault(p.variant, {}).setdefault(p.graph, ({}, {}))
             a[0][p.n], a[1][p.n] = p.kernel_median_ms, p.median_ms
     return {variant: {graph: {

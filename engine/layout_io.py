@@ -120,29 +120,40 @@ def _list(value, what, p) -> list:
     return value
 
 
+def _objects(raw: list, noun: str, p):
+    """Yield ``(number, obj)`` (number from 1) for each item of ``raw`` that is a JSON object;
+    report every other item as "<noun> #<number>: expected an object"."""
+    for number, obj in enumerate(raw, start=1):
+        if isinstance(obj, dict):
+            yield number, obj
+        else:
+            p.append(f"{noun} #{number}: expected an object, got {obj!r}")
+
+
+def _known_fields(obj: dict, allowed: set, item: str, p) -> bool:
+    """Report each field of ``obj`` not in ``allowed``; True when there is none."""
+    unknown = sorted(set(obj) - allowed)
+    for key in unknown:
+        p.append(f"{item}: unknown field {key!r}")
+    return not unknown
+
+
 def _nodes(raw, p) -> list[Node]:
     raw = _list(raw, "nodes", p)
     if not raw and "top level: missing 'nodes' (a list)" not in p:
         p.append("top level: 'nodes' is empty; an airport needs at least one node")
     nodes, seen = [], {}
-    for i, obj in enumerate(raw):
-        item = f"node #{i + 1}"
-        if not isinstance(obj, dict):
-            p.append(f"{item}: expected an object, got {obj!r}")
-            continue
+    for number, obj in _objects(raw, "node", p):
         node_id = obj.get("id")
         if not isinstance(node_id, str) or not node_id.strip():
-            p.append(f"{item}: missing or empty 'id'")
+            p.append(f"node #{number}: missing or empty 'id'")
             continue
-        item = f"node #{i + 1} ({node_id!r})"
+        item = f"node #{number} ({node_id!r})"
         if node_id in seen:
-            p.append(f"{item}: duplicate id, already used by node #{seen[node_id] + 1}")
+            p.append(f"{item}: duplicate id, already used by node #{seen[node_id]}")
             continue
-        seen[node_id] = i
-        ok = True
-        for key in sorted(set(obj) - _NODE_KEYS):
-            p.append(f"{item}: unknown field {key!r}")
-            ok = False
+        seen[node_id] = number
+        ok = _known_fields(obj, _NODE_KEYS, item, p)
         kind = obj.get("kind")
         if kind not in KINDS:
             p.append(f"{item}: bad kind {kind!r}; expected one of {', '.join(KINDS)}")
@@ -168,17 +179,10 @@ def _nodes(raw, p) -> list[Node]:
 def _roads(raw, ids, default_speed_kmh, p) -> list[Road]:
     raw = _list(raw, "roads", p)
     roads, seen = [], {}
-    for i, obj in enumerate(raw):
-        item = f"road #{i + 1}"
-        if not isinstance(obj, dict):
-            p.append(f"{item}: expected an object, got {obj!r}")
-            continue
+    for number, obj in _objects(raw, "road", p):
         a, b = obj.get("a"), obj.get("b")
-        item = f"road #{i + 1} ({a} -> {b})"
-        ok = True
-        for key in sorted(set(obj) - _ROAD_KEYS):
-            p.append(f"{item}: unknown field {key!r}")
-            ok = False
+        item = f"road #{number} ({a} -> {b})"
+        ok = _known_fields(obj, _ROAD_KEYS, item, p)
         for end, value in (("a", a), ("b", b)):
             if value is None:
                 p.append(f"{item}: missing end {end!r}")
@@ -215,9 +219,9 @@ def _roads(raw, ids, default_speed_kmh, p) -> list[Road]:
             seconds = round(float(length) / (float(speed) / 3.6), 1) or 0.1
         for key in ((a, b),) if one_way else ((a, b), (b, a)):
             if key in seen:
-                p.append(f"{item}: duplicate road, {key[0]} -> {key[1]} is already road #{seen[key] + 1}")
+                p.append(f"{item}: duplicate road, {key[0]} -> {key[1]} is already road #{seen[key]}")
                 ok = False
-            seen.setdefault(key, i)
+            seen.setdefault(key, number)
         if ok:
             roads.append(Road(a, b, float(length), float(seconds), one_way))
     return roads
@@ -228,17 +232,10 @@ def _fleets(raw, ids, p) -> list[Fleet]:
     if isinstance(raw, list) and not raw and "top level: missing 'fleets' (a list)" not in p:
         p.append("top level: 'fleets' is empty; an airport needs at least one tug fleet")
     fleets = []
-    for i, obj in enumerate(raw):
-        item = f"fleet #{i + 1}"
-        if not isinstance(obj, dict):
-            p.append(f"{item}: expected an object, got {obj!r}")
-            continue
+    for number, obj in _objects(raw, "fleet", p):
         depot = obj.get("depot")
-        item = f"fleet #{i + 1} (depot {depot})"
-        ok = True
-        for key in sorted(set(obj) - _FLEET_KEYS):
-            p.append(f"{item}: unknown field {key!r}")
-            ok = False
+        item = f"fleet #{number} (depot {depot})"
+        ok = _known_fields(obj, _FLEET_KEYS, item, p)
         if depot not in ids:
             p.append(f"{item}: unknown depot {depot!r}" if depot is not None else f"{item}: missing 'depot'")
             ok = False

@@ -1,4 +1,6 @@
-"""Solve time against vertices on log-log axes, one line per variant, with the budget line."""
+"""Solve time against vertices on log-log axes: one line per variant and random-graph ladder,
+hollow markers (one legend entry for all) for the airports, each airport named on the plot, and
+the budget line."""
 
 from __future__ import annotations
 
@@ -10,15 +12,18 @@ from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QSizePolicy
 
 from engine.apsp import variants as all_variants
-from engine.bench import PEERS, Point
+from engine.bench import PEERS, Point, is_random_graph
 
 # Distinct on white, colour-blind friendly first (Okabe–Ito), then a few more.
 PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000",
            "#8C564B", "#7F7F7F", "#BCBD22")
 MARKERS = ("o", "s", "t", "d", "star", "p", "h", "t1", "+", "x")
-# One line style per graph: solid for the first (random-15%), dotted, dash-dot after.
+# One line style per ladder graph: solid for the first (random-15%), dotted, dash-dot after.
 GRAPH_STYLES = (Qt.PenStyle.SolidLine, Qt.PenStyle.DotLine, Qt.PenStyle.DashDotLine,
                 Qt.PenStyle.DashDotDotLine)
+
+
+AIRPORTS_LEGEND = "airports (named on the plot)"
 
 
 def plain(x: float) -> str:
@@ -40,18 +45,34 @@ class PlainLogAxis(pg.AxisItem):
         return out
 
 
+def _ms(p: Point) -> float:
+    """The solve time drawn for ``p`` (a log axis cannot show 0)."""
+    return max(p.kernel_median_ms, 1e-6)
+
+
+def _label_y(at_airport: list[Point]) -> float:
+    """Where an airport's name goes (log10 ms): a little under its lowest marker."""
+    return math.log10(min(_ms(p) for p in at_airport)) - 0.12
+
+
 def _variant_order() -> list[str]:
     return [v.name for v in all_variants()] + list(PEERS)
 
 
 class BenchPlot(pg.GraphicsLayoutWidget):
     """``show_points(points, budget_s, title)`` redraws everything; ``curves`` maps each legend
-    label to its curve (for tests and for callers that want to highlight one)."""
+    label to its ladder curve (for tests and for callers that want to highlight one).
+
+    An airport has one fixed size, so its points are no line: each variant's airport times are
+    hollow markers in the variant's colour and symbol (``airport_markers``, by variant), the
+    airports share one legend entry and each is named beside its markers (``airport_labels``)."""
 
     def __init__(self, parent=None):
         super().__init__(parent, border=None)
         self.setBackground("w")
         self.curves: dict[str, pg.PlotDataItem] = {}
+        self.airport_markers: dict[str, pg.PlotDataItem] = {}
+        self.airport_labels: dict[str, pg.TextItem] = {}
         self.budget_line: pg.InfiniteLine | None = None
         self.plot_item = item = pg.PlotItem(
             axisItems={"bottom": PlainLogAxis("bottom"), "left": PlainLogAxis("left")})
@@ -86,9 +107,12 @@ class BenchPlot(pg.GraphicsLayoutWidget):
 
     def clear_points(self) -> None:
         item = self.getPlotItem()
-        for curve in self.curves.values():
-            item.removeItem(curve)
+        for shown in (*self.curves.values(), *self.airport_markers.values(),
+                      *self.airport_labels.values()):
+            item.removeItem(shown)
         self.curves.clear()
+        self.airport_markers.clear()
+        self.airport_labels.clear()
         self.legend.clear()
         if self.budget_line is not None:
             item.removeItem(self.budget_line)
@@ -100,25 +124,33 @@ class BenchPlot(pg.GraphicsLayoutWidget):
         order = _variant_order()
         names = sorted({p.variant for p in points},
                        key=lambda v: (order.index(v) if v in order else len(order), v))
-        graphs = list(dict.fromkeys(p.graph for p in points))
-        several = len(graphs) > 1
+        ladders = list(dict.fromkeys(p.graph for p in points if is_random_graph(p.graph)))
+        at_airports = [p for p in points if not is_random_graph(p.graph)]
+        several = len(ladders) > 1
         for vi, variant in enumerate(names):
-            colour = PALETTE[vi % len(PALETTE)]
-            for gi, graph in enumerate(graphs):
+            colour, symbol = PALETTE[vi % len(PALETTE)], MARKERS[vi % len(MARKERS)]
+            for gi, graph in enumerate(ladders):
                 pts = sorted((p for p in points if p.variant == variant and p.graph == graph),
                              key=lambda p: p.n)
                 if not pts:
                     continue
                 label = f"{variant} · {graph}" if several else variant
                 pen = pg.mkPen(colour, width=2, style=GRAPH_STYLES[gi % len(GRAPH_STYLES)])
-                curve = pg.PlotDataItem([p.n for p in pts],
-                                        [max(p.kernel_median_ms, 1e-6) for p in pts],
-                                        pen=pen, symbol=MARKERS[vi % len(MARKERS)], symbolSize=8,
+                curve = pg.PlotDataItem([p.n for p in pts], [_ms(p) for p in pts],
+                                        pen=pen, symbol=symbol, symbolSize=8,
                                         symbolBrush=colour, symbolPen=pg.mkPen("w", width=1),
                                         name=label)
                 self.plot_item.addItem(curve)
                 self.legend.addItem(curve, label)
                 self.curves[label] = curve
+            mine = [p for p in at_airports if p.variant == variant]
+            if mine:
+                markers = pg.PlotDataItem([p.n for p in mine], [_ms(p) for p in mine],
+                                          pen=None, symbol=symbol, symbolSize=9,
+                                          symbolBrush="w", symbolPen=pg.mkPen(colour, width=2))
+                self.plot_item.addItem(markers)
+                self.airport_markers[variant] = markers
+        self._name_airports(at_airports)
         self._tick_at_sizes(points)
         budget_ms = 1e3 * budget_s
         paper = " (the paper's question)" if math.isclose(budget_s, 2.0) else ""
@@ -131,6 +163,23 @@ class BenchPlot(pg.GraphicsLayoutWidget):
                        "fill": pg.mkBrush(255, 255, 255, 200)})
         self.plot_item.addItem(self.budget_line)
         self._fit(points, budget_ms)
+
+    def _name_airports(self, points: list[Point]) -> None:
+        """One legend entry for every airport marker; each airport's name under its markers."""
+        if not points:
+            return
+        # Drawn by the legend only: a scatter item keeps its symbol with no data (an empty
+        # PlotDataItem would not).
+        sample = pg.ScatterPlotItem(symbol="o", size=9, brush="w", pen=pg.mkPen("#555", width=2))
+        self.legend.addItem(sample, AIRPORTS_LEGEND)
+        for airport in dict.fromkeys(p.graph for p in points):
+            at = [p for p in points if p.graph == airport]
+            label = pg.TextItem(airport, color="#333", anchor=(0.5, 0.0),
+                                fill=pg.mkBrush(255, 255, 255, 200))
+            # Log mode: the view is in log10 units. Just below the fastest variant's marker.
+            label.setPos(math.log10(at[0].n), _label_y(at))
+            self.plot_item.addItem(label)
+            self.airport_labels[airport] = label
 
     def _tick_at_sizes(self, points: list[Point]) -> None:
         """Label the vertex axis at the sizes measured, when they are few enough to read."""
@@ -153,7 +202,10 @@ class BenchPlot(pg.GraphicsLayoutWidget):
                 xRange=(1, 4.5), yRange=(-2, math.log10(budget_ms) + 0.5), padding=0)
             return
         xs = [math.log10(max(p.n, 1)) for p in points]
-        ys = [math.log10(max(p.kernel_median_ms, 1e-6)) for p in points] + [math.log10(budget_ms)]
+        ys = [math.log10(_ms(p)) for p in points] + [math.log10(budget_ms)]
+        airports = {p.graph for p in points if not is_random_graph(p.graph)}
+        # An airport's name hangs under its markers: leave room for a line of text.
+        low = min([min(ys) - 0.3] + [_label_y([p for p in points if p.graph == a]) - 0.4
+                                     for a in airports])
         self.getPlotItem().getViewBox().setRange(
-            xRange=(min(xs) - 0.15, max(xs) + 0.15), yRange=(min(ys) - 0.3, max(ys) + 0.35),
-            padding=0)
+            xRange=(min(xs) - 0.15, max(xs) + 0.15), yRange=(low, max(ys) + 0.35), padding=0)

@@ -204,3 +204,28 @@ def test_graphml_from_another_tool_comes_in_as_two_way_roads(tmp_path):
     a = load_graphml(tmp_path / "drawn.graphml")
     assert a.roads == [Road("dep", "g1", 50.0, 9.0, False)]
     assert a.fleets[0].depot == "dep"
+
+
+@pytest.mark.parametrize("section, item", [("nodes", "node #4"), ("roads", "road #3"),
+                                           ("fleets", "fleet #2")])
+def test_an_item_that_is_not_an_object_is_named(tmp_path, section, item):
+    doc = _doc()
+    doc[section].append(["not", "an", "object"])
+    assert _problems(doc, tmp_path) == [f"{item}: expected an object, got ['not', 'an', 'object']"]
+
+
+@pytest.mark.parametrize("section, index, item", [("nodes", 1, "node #2 ('G1')"),
+                                                  ("roads", 0, "road #1 (D -> G1)"),
+                                                  ("fleets", 0, "fleet #1 (depot D)")])
+def test_unknown_fields_of_an_item_are_each_named(tmp_path, section, index, item):
+    doc = _doc()
+    doc[section][index].update(colour="red", angle=3)
+    assert _problems(doc, tmp_path) == [f"{item}: unknown field 'angle'",
+                                        f"{item}: unknown field 'colour'"]
+
+
+def test_duplicate_road_names_the_road_it_repeats(tmp_path):
+    doc = _doc()
+    doc["roads"].append({"a": "D", "b": "G1", "length_m": 60, "seconds": 12, "one_way": True})
+    assert _problems(doc, tmp_path) == [
+        "road #3 (D -> G1): duplicate road, D -> G1 is already road #1"]

@@ -150,6 +150,83 @@ def test_airports_are_timed_after_the_ladders_when_ticked(qtbot, make_bench):
     assert "Done: 8 points measured" in window.status_line.text()
 
 
+def _point(variant, graph, n, ms):
+    return bench.Point(variant, graph, n, 3, ms * 1.2, ms, n**3 / (ms / 1e3), None, "synthetic",
+                       "test")
+
+
+def _report_file(tmp_path, points, name="airports.json"):
+    report = bench.Report("python main.py bench (test)", {}, 2.0, points,
+                          bench.paper_answers(points, 2.0))
+    path = tmp_path / name
+    path.write_text(report.to_json(), encoding="utf-8")
+    return path
+
+
+AIRPORT_TIMES = {"gpu-fast": {"hub-atl": 3.65, "regional": 0.383},
+                 "cpu-blocked": {"hub-atl": 433.0, "regional": 5.34}}
+
+
+def test_airports_are_summarised_apart_from_the_ladders_and_drawn_as_unlinked_markers(
+        make_bench, tmp_path):
+    from gui.bench_plot import AIRPORTS_LEGEND
+    ladder = [_point(v, "random-15%", n, n * k) for v, k in (("gpu-fast", 0.01), ("cpu-blocked", 1))
+              for n in (512, 1024, 4096)]
+    airports = [_point(v, a, {"hub-atl": 2253, "regional": 277}[a], ms)
+                for v, by_airport in AIRPORT_TIMES.items() for a, ms in by_airport.items()]
+    window = make_bench()
+    assert window.load_file(_report_file(tmp_path, ladder + airports))
+
+    largest, airports_line = window.answers_label.text().split("<br>")
+    # an airport has one size: it is no "largest n within the budget"
+    assert largest == ("<b>Largest n measured within 2 s</b> — "
+                       "random-15%: gpu-fast 4,096, cpu-blocked 1,024")
+    assert airports_line == (
+        "<b>Airports, solve time (median)</b> — "
+        "hub-atl (2,253 vertices): fastest gpu-fast 3.65 ms, next cpu-blocked 433 ms; "
+        "regional (277 vertices): fastest gpu-fast 0.383 ms, next cpu-blocked 5.34 ms")
+
+    plot = window.plot
+    # one line per variant for the ladder, named by the variant alone (one ladder graph)
+    assert set(plot.curves) == {"gpu-fast", "cpu-blocked"}
+    assert curve_data(window)["gpu-fast"][0] == [512, 1024, 4096]
+    # the airports: markers without a line, in each variant's colour and symbol, one legend entry
+    assert set(plot.airport_markers) == {"gpu-fast", "cpu-blocked"}
+    for variant, markers in plot.airport_markers.items():
+        assert markers.opts["pen"] is None
+        assert markers.opts["symbol"] == plot.curves[variant].opts["symbol"]
+        assert sorted(zip(markers.xData, markers.yData)) == sorted(
+            ({"hub-atl": 2253, "regional": 277}[a], ms) for a, ms in AIRPORT_TIMES[variant].items())
+    assert [label.text for _, label in plot.legend.items] == [
+        "cpu-blocked", "gpu-fast", AIRPORTS_LEGEND]
+    # each airport named once, under its fastest marker
+    assert set(plot.airport_labels) == {"hub-atl", "regional"}
+    hub = plot.airport_labels["hub-atl"]
+    assert hub.textItem.toPlainText() == "hub-atl"
+    assert hub.pos().x() == pytest.approx(math.log10(2253))
+    assert hub.pos().y() < math.log10(3.65)
+    # the table still lists every airport point
+    assert sum(r[1] in ("hub-atl", "regional") for r in window.table_rows()) == 4
+
+    # opening a ladder-only file takes the airport markers, names and summary away
+    shown = list(plot.airport_markers.values()) + list(plot.airport_labels.values())
+    assert window.load_file(_report_file(tmp_path, ladder, "ladder.json"))
+    assert plot.airport_markers == {} and plot.airport_labels == {}
+    assert not any(item in plot.plot_item.items for item in shown)
+    assert [label.text for _, label in plot.legend.items] == ["cpu-blocked", "gpu-fast"]
+    assert window.answers_label.text() == largest
+
+
+def test_a_report_of_airports_alone_has_no_largest_n_line(make_bench, tmp_path):
+    points = [_point(v, "regional", 277, ms) for v, ms in (("cpu-blocked", 5.34), ("scipy", 10.8))]
+    window = make_bench()
+    assert window.load_file(_report_file(tmp_path, points))
+    assert window.answers_label.text() == (
+        "<b>Airports, solve time (median)</b> — "
+        "regional (277 vertices): fastest cpu-blocked 5.34 ms, next scipy 10.8 ms")
+    assert window.plot.curves == {} and set(window.plot.airport_markers) == {"cpu-blocked", "scipy"}
+
+
 def test_a_run_that_cannot_start_says_why(qtbot, make_bench, monkeypatch):
     def no_machine():
         raise RuntimeError("no CUDA context (test)")
