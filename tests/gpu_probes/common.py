@@ -1,0 +1,127 @@
+"""What the GPU probes share: the graphs, a strict route check and a timed ``gpu_fast.run``.
+
+The probes are measuring scripts for the device machine, not tests (pytest does not collect
+them); engine/apsp/GPU_NOTES.md gives the numbers they printed and how each was run. Run them
+from the repository root, e.g. ``python3 -m tests.gpu_probes.probe_recover_batch``.
+"""
+
+import os
+import statistics
+import time
+
+import numpy as np
+from numba import cuda
+
+from engine.apsp import gpu_fast
+from engine.apsp.gpu_common import SIMULATED, ceil_div
+from engine.apsp.matrix import INF
+
+# The size the probes check and time (PROBE_N=40 runs them under the CUDA simulator).
+PROBE_N = int(os.environ.get("PROBE_N", 8192))
+
+
+def graph(n: int, density: int = 15, seed: int = 1) -> np.ndarray:
+    """The paper's random graph as int32: weights 1..100, ``density`` % of the edges."""
+    rng = np.random.default_rng(seed)
+    w = rng.integers(1, 101, (n, n), dtype=np.int32)
+    w[rng.random((n, n), dtype=np.float32) >= density / 100] = INF
+    np.fill_diagonal(w, 0)
+    return w
+
+
+def strict_bad(w, dist, via, pairs) -> int:
+    """Routes among ``pairs`` that, walked through the raw via matrix with no fallback, are not
+    simple or do not add up to their distance."""
+    bad = 0
+    for i, j in pairs:
+        if dist[i, j] >= INF:
+            continue
+        out, stack, steps = [i], [(i, j)], 0
+        while stack:
+            a, b = stack.pop()
+            steps += 1
+            if steps > 4 * len(w):
+                break
+            v = via[a, b]
+            if v < 0:
+                out.append(b)
+            else:
+                stack += [(v, b), (a, v)]
+        if i == j:
+            out = [i]
+        total = sum(int(w[a, b]) for a, b in zip(out, out[1:]))
+        bad += bool(stack or total != dist[i, j] or len(set(out)) != len(out))
+    return bad
+
+
+def median_run(w, reps: int):
+    """Median kernel and end-to-end milliseconds of ``gpu_fast.run(w)``, and its last answer."""
+    ends, kernels = [], []
+    for _ in range(reps):
+        start = time.perf_counter()
+        dist, routes, seconds = gpu_fast.run(w)
+        ends.append(time.perf_counter() - start)
+        kernels.append(seconds)
+    return 1e3 * statistics.median(kernels), 1e3 * statistics.median(ends), dist, routes.matrix
+
+
+def checked(rng, n: int = PROBE_N):
+    """gpu-fast on ``n`` vertices (8192 unless PROBE_N says) checked against gpu-blocked (every
+    cell) and 400 routes walked strictly; the graph, distances and pairs walked."""
+    from engine.apsp import gpu_blocked
+    w = graph(n, seed=8)
+    reference, _, _ = gpu_blocked.run(w)
+    kernel_ms, end_ms, dist, via = median_run(w, 5)
+    pairs = [tuple(p) for p in rng.integers(0, n, (400, 2))]
+    print(f"n={n} kernel {kernel_ms:.2f} ms e2e {end_ms:.1f} exact {np.array_equal(dist, reference)} "
+          f"strict-bad {strict_bad(w, dist, via, pairs)} left-marked {(via <= -2).sum()}", flush=True)
+    return w, dist, pairs
+
+
+def on_device(w):
+    """The kernels, w copied to the device, the padded D, V, T, the k-block count and the tile
+    shape: what a probe needs to launch gpu-fast's kernels one by one."""
+    nb = ceil_div(len(w), gpu_fast.B)
+    buf = gpu_fast._device_buffers(len(w), nb * gpu_fast.B)
+    buf["W"].copy_to_device(w)
+    return (gpu_fast._kernels(), buf["W"], buf["DV"][0], buf["DV"][1], buf["T"], nb,
+            (gpu_fast.THREADS,) * 2)
+
+
+def marked_rounds(w):
+    """Device D, V (improved cells still marked with their round) and T after every round and
+    the transpose, ready for the recovery alone: (D, V, T, host copy of the marks, size)."""
+    k, W, D, V, T, nb, tile = on_device(w)
+    size = nb * gpu_fast.B
+    k.pad[ceil_div(size * size, 256), 256](W, D, V)
+    for kb in range(nb):
+        k.phase2[max(1, 2 * (nb - 1)), tile](D, V, kb, nb)
+        k.phase3[(nb - 1, nb - 1), tile](D, V, kb, nb)
+    k.transpose[(nb, nb), tile](D, T)
+    return D, V, T, V.copy_to_host(), size
+
+
+def registers(kernel):
+    """Registers per thread of a compiled kernel ('-' under the simulator)."""
+    return "-" if SIMULATED else kernel.get_regs_per_thread()
+
+
+def timing_event():
+    """A CUDA event that records time (the simulator's events take no arguments)."""
+    return cuda.event() if SIMULATED else cuda.event(timing=True)
+
+
+def event_ms(launch, before=lambda: None, reps: int = 4) -> float:
+    """Median GPU milliseconds of ``launch()`` (CUDA events), ``before()`` run untimed each time;
+    the first repetition is a warm-up."""
+    times = []
+    for _ in range(reps):
+        before()
+        cuda.synchronize()
+        a, b = timing_event(), timing_event()
+        a.record()
+        launch()
+        b.record()
+        b.synchronize()
+        times.append(a.elapsed_time(b))
+    return statistics.median(times[1:])
