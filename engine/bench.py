@@ -39,7 +39,9 @@ class Point:
     graph: str            # "random-15%", "random-85%" or an airport name
     n: int
     repeats: int
-    median_ms: float      # end to end: validation, host↔device copies, result conversion
+    median_ms: float      # end to end: the variant's whole run from the int32 matrix in host
+                          # memory to distances and routes there (host↔device copies, padding);
+                          # solve()'s input validation and float conversion are not in it
     kernel_median_ms: float  # the solve alone (device-synchronised)
     relaxations_per_s: float  # n³ / kernel time
     ceiling_fraction: float | None
