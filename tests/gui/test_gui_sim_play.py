@@ -109,7 +109,8 @@ def test_switching_variant_mid_day_changes_the_recomputes(qtbot, sim_window):
     w.play()
     qtbot.waitUntil(lambda: "cpu-linear" in later(), timeout=SIM_TIMEOUT_MS)
     play_until(qtbot, w, w.player.shown.snapshot.t + 600)
-    switched = later()[later().index("cpu-linear"):]
+    rows = later()
+    switched = rows[rows.index("cpu-linear"):]
     assert set(switched) == {"cpu-linear"} and len(switched) >= 2
     assert "cpu-linear" in w.timing_plot.variants_seen()
 
