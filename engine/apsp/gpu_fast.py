@@ -10,6 +10,10 @@ What makes it fast:
   loads overlap), and every sum is ``int32(a + b)``: Numba would do
   ``int32 + int32`` in 64 bits otherwise, three times slower; ptxas then fuses each add-min
   into one Hopper ``VIADDMNMX``;
+- every operand comes in a 16-byte load (``gpu_vector_load.load4``): a thread's four cells of
+  a row are side by side, so a k-row's four right operands are one load, and four steps' left
+  operands another — 16 shared loads per 128 add-mins instead of 40; the shared tiles' rows
+  are padded 4 words apart so a warp's two rows of left operands fall in different banks;
 - phase 1 closes the diagonal tile in shared memory k after k, fully unrolled; every block
   that needs the closed tile computes it itself (one of them writes it back), so phases 1 and
   2 are one launch;
@@ -24,7 +28,7 @@ What makes it fast:
   it needs), two launches per k-block where it is large; the via recovery after either.
 
 Tile and cell sizes are module constants chosen by ``gpu_device.simulated()``: Numba's CUDA
-simulator runs each GPU thread as a Python thread, so it gets 8×8 tiles of 4×4 threads.
+simulator runs each GPU thread as a Python thread, so it gets 16×16 tiles of 4×4 threads.
 Measurements and the versions that lost: GPU_NOTES.md.
 """
 
@@ -43,8 +47,13 @@ from .matrix import INF
 from .routes import RouteMatrix
 
 # B: tile and k-block. Every tile kernel runs THREADS×THREADS threads, each keeping CELLS×CELLS
-# cells in registers (THREADS·CELLS = B), the k-loop of a product unrolled UNROLL times.
-B, THREADS, CELLS, UNROLL = (8, 4, 2, 4) if SIMULATED else (64, 16, 4, 8)
+# cells in registers (THREADS·CELLS = B), the k-loop of a product unrolled UNROLL times. Operands
+# come four at a time in 16-byte loads: CELLS and UNROLL are multiples of 4.
+B, THREADS, CELLS, UNROLL = (16, 4, 4, 4) if SIMULATED else (64, 16, 4, 8)
+# Shared tiles' rows lie B + TILE_PAD words apart (a multiple of 4: 16-byte loads): a warp reads
+# its left operands X[i, k] from 32/THREADS rows at once, in the same banks unless padded apart.
+# (Not in the one-launch kernel: its three tiles must fit in 48 KB of static shared memory.)
+TILE_PAD = 4
 # The via recovery: a block takes RECOVER_ROWS rows × RECOVER_COLUMNS cells, one thread per
 # candidate k and row; each thread loads RECOVER_BATCH cells' operands before testing any.
 RECOVER_ROWS = THREADS * THREADS // B
@@ -58,26 +67,39 @@ def _cells():
 
 
 def _thread_cells():
-    """A thread's cells: rows ty + THREADS·r, columns tx + THREADS·q of the tile."""
-    return (["    ty = cuda.threadIdx.y", "    tx = cuda.threadIdx.x"]
-            + [f"    i{r} = ty + {THREADS * r}" for r in range(CELLS)]
-            + [f"    j{q} = tx + {THREADS * q}" for q in range(CELLS)])
+    """A thread's cells: rows i0 ... (ty + THREADS·r) and columns j + q (j = tx·CELLS) of the
+    tile: a row's cells side by side, so their operands Y[k, j ...] come in 16-byte loads."""
+    return (["    ty = cuda.threadIdx.y", "    tx = cuda.threadIdx.x", f"    j = tx * {CELLS}"]
+            + [f"    i{r} = ty + {THREADS * r}" for r in range(CELLS)])
 
 
-def _tile_loads(copies, in_flight=32):
+def _read(targets, array, row, column, indent="    "):
+    """Lines reading array[row, column + c] into targets[c], four per 16-byte load."""
+    return [f"{indent}{', '.join(targets[c:c + 4])} = load4({array}, {row}, {column} + {c})"
+            for c in range(0, len(targets), 4)]
+
+
+def _read_cells(array, row0, col0):
+    """Lines reading a thread's cells d{r}_{q} of the tile at (row0, col0) of array."""
+    return [line for r in range(CELLS)
+            for line in _read([f"d{r}_{q}" for q in range(CELLS)], array, f"{row0} + i{r}", f"{col0} + j")]
+
+
+def _tile_loads(copies, in_flight=8):
     """Straight-line code filling B×B shared tiles: ``copies`` lists (shared array, first row,
-    first column) of D to copy. Each thread issues up to ``in_flight`` global loads before its
-    first shared store, so a tile costs a few memory latencies, not one per element (a loop
-    waits for each load in turn)."""
-    rows = THREADS * THREADS // B  # rows one pass of the block covers
+    first column) of D to copy, four elements per 16-byte load. Each thread issues up to
+    ``in_flight`` loads before its first shared store, so a tile costs a few memory latencies,
+    not one per load (a loop waits for each load in turn)."""
+    rows = THREADS * THREADS * 4 // B  # rows one pass of the block covers
     loads = [(name, f"{row0} + er + {rows * c}", f"{col0} + ec", c)
              for c in range(B // rows) for name, row0, col0 in copies]
-    out = [f"    er = (cuda.threadIdx.y * {THREADS} + cuda.threadIdx.x) // {B}",
-           f"    ec = (cuda.threadIdx.y * {THREADS} + cuda.threadIdx.x) % {B}"]
+    out = [f"    er = (cuda.threadIdx.y * {THREADS} + cuda.threadIdx.x) // {B // 4}",
+           f"    ec = (cuda.threadIdx.y * {THREADS} + cuda.threadIdx.x) % {B // 4} * 4"]
     for start in range(0, len(loads), in_flight):
-        chunk = loads[start:start + in_flight]
-        out += [f"    x{n} = D[{row}, {col}]" for n, (_, row, col, _) in enumerate(chunk)]
-        out += [f"    {name}[er + {rows * c}, ec] = x{n}" for n, (name, _, _, c) in enumerate(chunk)]
+        chunk = list(enumerate(loads[start:start + in_flight]))
+        for n, (_, row, col, _) in chunk:
+            out += _read([f"x{n}_{m}" for m in range(4)], "D", row, col)
+        out += [f"    {name}[er + {rows * c}, ec + {m}] = x{n}_{m}" for n, (name, _, _, c) in chunk for m in range(4)]
     return out
 
 
@@ -94,39 +116,59 @@ def _store_marked():
     out = []
     for r, q in _cells():
         out += [f"    if d{r}_{q} < o{r}_{q}:",
-                f"        D[row0 + i{r}, col0 + j{q}] = d{r}_{q}",
-                f"        V[row0 + i{r}, col0 + j{q}] = mark"]
+                f"        D[row0 + i{r}, col0 + j + {q}] = d{r}_{q}",
+                f"        V[row0 + i{r}, col0 + j + {q}] = mark"]
     return out
 
 
 def _product_steps(x, y):
-    """The bare add-min d = min(d, X[i, k] + Y[k, j]) over the k-block, unrolled UNROLL times."""
+    """The bare add-min d = min(d, X[i, k] + Y[k, j]) over the k-block, unrolled UNROLL times:
+    each row's X operands four steps at a time, each step's Y operands four cells at a time."""
     src = [f"    for k in range(0, {B}, {UNROLL}):"]
     for step in range(UNROLL):
-        src += [f"        a{r} = {x}[i{r}, k + {step}]" for r in range(CELLS)]
-        src += [f"        b{q} = {y}[k + {step}, j{q}]" for q in range(CELLS)]
-        src += [f"        d{r}_{q} = min(d{r}_{q}, int32(a{r} + b{q}))" for r, q in _cells()]
+        if step % 4 == 0:
+            src += [line for r in range(CELLS) for line in _read(
+                [f"a{r}_{s}" for s in range(step, step + 4)], x, f"i{r}", f"k + {step}", " " * 8)]
+        src += _read([f"b{q}" for q in range(CELLS)], y, f"k + {step}", "j", " " * 8)
+        src += [f"        d{r}_{q} = min(d{r}_{q}, int32(a{r}_{step} + b{q}))" for r, q in _cells()]
     return src
+
+
+def _product_stored():
+    """Lines: the thread's cells d (read already) = min(d, X ⊗ Y), improved ones stored marked."""
+    return [f"    o{r}_{q} = d{r}_{q}" for r, q in _cells()] + _product_steps("X", "Y") + _store_marked()
 
 
 def _mul_global_source():
     """Tile (row0, col0) of D = min(itself, X ⊗ Y) for shared X, Y already loaded; improved
     cells are written with their marks."""
     src = ["@cuda.jit(device=True)", "def mul_global(D, V, row0, col0, mark, X, Y):"]
-    src += _thread_cells()
-    src += [f"    d{r}_{q} = D[row0 + i{r}, col0 + j{q}]" for r, q in _cells()]
-    src += [f"    o{r}_{q} = d{r}_{q}" for r, q in _cells()]
-    src += _product_steps("X", "Y")
-    return "\n".join(src + _store_marked()) + "\n"
+    src += _thread_cells() + _read_cells("D", "row0", "col0") + _product_stored()
+    return "\n".join(src) + "\n"
+
+
+def _phase3_source():
+    """Phase 3: every tile off the k-block's row and column = min(itself, its row's column
+    tile ⊗ its column's row tile). The thread's cells are read before the operand tiles, so
+    all of a block's loads wait on memory together."""
+    src = ["@cuda.jit(SIG_ROUND, cache=CACHE)", "def phase3(D, V, kb, nb):",
+           "    X = cuda.shared.array(TILE, int32, alignment=16)",
+           "    Y = cuda.shared.array(TILE, int32, alignment=16)",
+           "    row0 = (cuda.blockIdx.y + (1 if cuda.blockIdx.y >= kb else 0)) * B",
+           "    col0 = (cuda.blockIdx.x + (1 if cuda.blockIdx.x >= kb else 0)) * B",
+           "    base = kb * B", "    mark = int32(-2 - kb)"]
+    src += _thread_cells() + _read_cells("D", "row0", "col0")
+    src += _tile_loads([("X", "row0", "base"), ("Y", "base", "col0")]) + ["    cuda.syncthreads()"]
+    return "\n".join(src + _product_stored()) + "\n"
 
 
 def _mul_shared_source():
     """Shared tile Z = min(Z, X ⊗ Y), where Z is X or Y (a row or column tile against the
     closed diagonal): computed in registers, written back after every thread has read."""
     src = ["@cuda.jit(device=True)", "def mul_shared(Z, X, Y):"] + _thread_cells()
-    src += [f"    d{r}_{q} = Z[i{r}, j{q}]" for r, q in _cells()]
+    src += _read_cells("Z", "0", "0")
     src += _product_steps("X", "Y") + ["    cuda.syncthreads()"]
-    src += [f"    Z[i{r}, j{q}] = d{r}_{q}" for r, q in _cells()]
+    src += [f"    Z[i{r}, j + {q}] = d{r}_{q}" for r, q in _cells()]
     return "\n".join(src + ["    cuda.syncthreads()"]) + "\n"
 
 
@@ -135,12 +177,13 @@ def _closure_step(k):
     threads holding row and column k+1 store them to C, where step k+1 reads them (no other
     cell is read before it is stored again)."""
     src = [f"    a{r} = C[i{r}, {k}]" for r in range(CELLS)]
-    src += [f"    b{q} = C[{k}, j{q}]" for q in range(CELLS)]
+    src += _read([f"b{q}" for q in range(CELLS)], "C", k, "j")
     src += [f"    d{r}_{q} = min(d{r}_{q}, int32(a{r} + b{q}))" for r, q in _cells()]
     if k + 1 < B:
         line, holder = divmod(k + 1, THREADS)
-        src += [f"    if ty == {holder}:"] + [f"        C[i{line}, j{q}] = d{line}_{q}" for q in range(CELLS)]
-        src += [f"    if tx == {holder}:"] + [f"        C[i{r}, j{line}] = d{r}_{line}" for r in range(CELLS)]
+        src += [f"    if ty == {holder}:"] + [f"        C[i{line}, j + {q}] = d{line}_{q}" for q in range(CELLS)]
+        holder, q = divmod(k + 1, CELLS)
+        src += [f"    if tx == {holder}:"] + [f"        C[i{r}, j + {q}] = d{r}_{q}" for r in range(CELLS)]
     return src + ["    cuda.syncthreads()"]
 
 
@@ -150,11 +193,11 @@ def _closure_source():
     src = ["@cuda.jit(device=True)", "def closure(D, V, base, mark, C, owner):",
            "    row0 = base", "    col0 = base"]
     src += _thread_cells() + _tile_loads([("C", "base", "base")]) + ["    cuda.syncthreads()"]
-    src += [f"    d{r}_{q} = C[i{r}, j{q}]" for r, q in _cells()]
+    src += _read_cells("C", "0", "0")
     src += [f"    o{r}_{q} = d{r}_{q}" for r, q in _cells()]
     for k in range(B):
         src += _closure_step(k)
-    src += [f"    C[i{r}, j{q}] = d{r}_{q}" for r, q in _cells()] + ["    cuda.syncthreads()"]
+    src += [f"    C[i{r}, j + {q}] = d{r}_{q}" for r, q in _cells()] + ["    cuda.syncthreads()"]
     src += ["    if owner:"] + ["    " + line for line in _store_marked()]
     return "\n".join(src) + "\n"
 
@@ -182,8 +225,8 @@ def _recover_source():
 def _kernels_source():
     """Device functions for both launch shapes, and the kernels that schedule them."""
     parts = [
-        "from numba import cuda, int32\n",
-        f"B = {B}\nTILE = ({B}, {B})\nINF = int32({int(INF)})\nTHREADS = {THREADS * THREADS}\n"
+        f"from numba import cuda, int32\nfrom {__package__}.gpu_vector_load import load4\n",
+        f"B = {B}\nTILE = ({B}, {B + TILE_PAD})\nSQUARE = ({B}, {B})\nINF = int32({int(INF)})\nTHREADS = {THREADS * THREADS}\n"
         f"RECOVER_COLUMNS = {RECOVER_COLUMNS}\nRECOVER_ROWS = {RECOVER_ROWS}\n",
         _loader_source("load_tile", 1),
         _loader_source("load_tiles", 2),
@@ -191,6 +234,7 @@ def _kernels_source():
         _mul_global_source(),
         _mul_shared_source(),
         _recover_source(),
+        _phase3_source(),
         _SCHEDULE_SOURCE,
     ]
     return "\n\n".join(parts)
@@ -207,19 +251,22 @@ def peripheral_origin(kb, t, nb):
     return j * B, kb * B
 
 
-@cuda.jit(device=True)
-def pad_cells(W, D, V, first, step):
+@cuda.jit(device=True, inline=True)
+def pad_cell(W, D, V, i, j):
     """D = W grown with isolated vertices (INF rows and columns, 0 diagonal); V = -1."""
     n = W.shape[0]
+    if i < n and j < n:
+        D[i, j] = W[i, j]
+    else:
+        D[i, j] = 0 if i == j else INF
+    V[i, j] = -1
+
+
+@cuda.jit(device=True)
+def pad_cells(W, D, V, first, step):
     size = D.shape[0]
     for e in range(first, size * size, step):
-        i = e // size
-        j = e % size
-        if i < n and j < n:
-            D[i, j] = W[i, j]
-        else:
-            D[i, j] = 0 if i == j else INF
-        V[i, j] = -1
+        pad_cell(W, D, V, e // size, e % size)
 
 
 @cuda.jit(device=True)
@@ -240,7 +287,10 @@ def transpose_tile(D, T, row0, col0, S, tid):
 
 @cuda.jit(SIG_PAD, cache=CACHE)
 def pad(W, D, V):
-    pad_cells(W, D, V, cuda.grid(1), cuda.gridsize(1))
+    """Row blockIdx.x, columns from blockIdx.y · blockDim.x: no division per cell."""
+    j = cuda.blockIdx.y * cuda.blockDim.x + cuda.threadIdx.x
+    if j < D.shape[1]:
+        pad_cell(W, D, V, cuda.blockIdx.x, j)
 
 
 @cuda.jit(SIG_ROUND, cache=CACHE)
@@ -248,8 +298,8 @@ def phase2(D, V, kb, nb):
     """Phases 1 and 2: each block closes the diagonal tile itself (block 0 writes it back),
     then its row tile becomes min(itself, diagonal ⊗ itself) or its column tile
     min(itself, itself ⊗ diagonal) — phase 3's product, nothing sequential left."""
-    C = cuda.shared.array(TILE, int32)
-    P = cuda.shared.array(TILE, int32)
+    C = cuda.shared.array(TILE, int32, alignment=16)
+    P = cuda.shared.array(TILE, int32, alignment=16)
     mark = int32(-2 - kb)
     closure(D, V, kb * B, mark, C, cuda.blockIdx.x == 0)
     if nb > 1:
@@ -261,19 +311,9 @@ def phase2(D, V, kb, nb):
             mul_global(D, V, row0, col0, mark, P, C)
 
 
-@cuda.jit(SIG_ROUND, cache=CACHE)
-def phase3(D, V, kb, nb):
-    As = cuda.shared.array(TILE, int32)
-    Bs = cuda.shared.array(TILE, int32)
-    i = (cuda.blockIdx.y + (1 if cuda.blockIdx.y >= kb else 0)) * B
-    j = (cuda.blockIdx.x + (1 if cuda.blockIdx.x >= kb else 0)) * B
-    load_tiles(D, i, kb * B, As, kb * B, j, Bs)
-    mul_global(D, V, i, j, int32(-2 - kb), As, Bs)
-
-
 @cuda.jit(SIG_DT, cache=CACHE)
 def transpose(D, T):
-    S = cuda.shared.array(TILE, int32)
+    S = cuda.shared.array(SQUARE, int32)
     tid = cuda.threadIdx.y * cuda.blockDim.x + cuda.threadIdx.x
     transpose_tile(D, T, cuda.blockIdx.y * B, cuda.blockIdx.x * B, S, tid)
 
@@ -291,9 +331,9 @@ def one_launch(W, D, V, nb):
     column tiles it needs (values equal to those their owners write, so reading a mix of old
     and new is harmless)."""
     grid = cuda.cg.this_grid()
-    C = cuda.shared.array(TILE, int32)
-    As = cuda.shared.array(TILE, int32)
-    Bs = cuda.shared.array(TILE, int32)
+    C = cuda.shared.array(SQUARE, int32, alignment=16)
+    As = cuda.shared.array(SQUARE, int32, alignment=16)
+    Bs = cuda.shared.array(SQUARE, int32, alignment=16)
     tid = cuda.threadIdx.y * cuda.blockDim.x + cuda.threadIdx.x
     pad_cells(W, D, V, cuda.blockIdx.x * THREADS + tid, cuda.gridDim.x * THREADS)
     grid.sync()
@@ -326,7 +366,8 @@ def _generated_source() -> str:
     return _kernels_source().replace("SIG_PAD", matrices(3)).replace(
         "SIG_ROUND", repr("void(int32[:, ::1], int32[:, ::1], int32, int32)")).replace(
         "SIG_DT", matrices(2)).replace("SIG_DVT", matrices(3)).replace(
-        "CACHE", repr(not SIMULATED))
+        "CACHE", repr(not SIMULATED)).replace(
+        ", alignment=16", "" if SIMULATED else ", alignment=16")  # the simulator takes none
 
 
 @functools.cache
@@ -369,31 +410,34 @@ def _one_launch():
 ONE_LAUNCH_ERROR = None  # why the one-launch path could not be built, if it could not
 
 
-def _solve_on_device(W, D, V, T, nb: int) -> float:
-    """Pad W into D, fill V, run every k-block, then recover the vias (T: scratch for D
-    transposed): the seconds the device spends on it."""
+def launch_all(W, D, V, T, nb: int, after=lambda step: None):
+    """Queue the whole solve: pad W into D (V = -1), every k-block, then the via recovery (T:
+    scratch for D transposed). ``after(step)`` is called once each launch is queued (the GPU
+    probes time the steps with it)."""
     k = _kernels()
     size = nb * B
     tile = (THREADS, THREADS)
     one = _one_launch() if ONE_LAUNCH_MAX < 0 or size <= ONE_LAUNCH_MAX else None
-
-    def rounds():
-        if one is not None:
-            kernel, most = one
-            kernel[max(1, min(most, nb * nb)), tile](W, D, V, nb)
-        else:
-            k.pad[ceil_div(size * size, 256), 256](W, D, V)
-            peripheral, inner = k.phase2[max(1, 2 * (nb - 1)), tile], k.phase3[(nb - 1, nb - 1), tile]
-            for kb in range(nb):
-                peripheral(D, V, kb, nb)
-                if nb > 1:
-                    inner(D, V, kb, nb)
-        # Launched apart even after the persistent kernel: at full occupancy, not its register
-        # budget, and queued while it runs.
-        k.transpose[(nb, nb), tile](D, T)
-        k.recover[(size // RECOVER_COLUMNS, size // RECOVER_ROWS), tile](D, V, T)
-
-    return timed_on_device(rounds)
+    if one is not None:
+        kernel, most = one
+        kernel[max(1, min(most, nb * nb)), tile](W, D, V, nb)
+        after("one launch")
+    else:
+        k.pad[(size, ceil_div(size, 256)), 256](W, D, V)
+        after("pad")
+        peripheral, inner = k.phase2[max(1, 2 * (nb - 1)), tile], k.phase3[(nb - 1, nb - 1), tile]
+        for kb in range(nb):
+            peripheral(D, V, kb, nb)
+            after("phases 1+2")
+            if nb > 1:
+                inner(D, V, kb, nb)
+                after("phase 3")
+    # Launched apart even after the persistent kernel: at full occupancy, not its register
+    # budget, and queued while it runs.
+    k.transpose[(nb, nb), tile](D, T)
+    after("transpose")
+    k.recover[(size // RECOVER_COLUMNS, size // RECOVER_ROWS), tile](D, V, T)
+    after("recover")
 
 
 # Padded sizes up to this copy through page-locked host buffers kept between calls: for small
@@ -439,7 +483,7 @@ def run(w):
         else:
             buf["W"].copy_to_device(np.ascontiguousarray(w, dtype=np.int32))
         DV = buf["DV"]
-        seconds = _solve_on_device(buf["W"], DV[0], DV[1], buf["T"], nb)
+        seconds = timed_on_device(lambda: launch_all(buf["W"], DV[0], DV[1], buf["T"], nb))
         if "dv" in buf:
             dv = DV.copy_to_host(buf["dv"])
             dist, via = dv[0, :n, :n].copy(), dv[1, :n, :n].copy()

@@ -79,26 +79,32 @@ def checked(rng, n: int = PROBE_N):
 
 
 def on_device(w):
-    """The kernels, w copied to the device, the padded D, V, T, the k-block count and the tile
-    shape: what a probe needs to launch gpu-fast's kernels one by one."""
+    """w copied to the device, the padded D, V, T and the k-block count: what
+    ``gpu_fast.launch_all`` takes."""
     nb = ceil_div(len(w), gpu_fast.B)
     buf = gpu_fast._device_buffers(len(w), nb * gpu_fast.B)
     buf["W"].copy_to_device(w)
-    return (gpu_fast._kernels(), buf["W"], buf["DV"][0], buf["DV"][1], buf["T"], nb,
-            (gpu_fast.THREADS,) * 2)
+    return buf["W"], buf["DV"][0], buf["DV"][1], buf["T"], nb
+
+
+class _Stop(Exception):
+    """Raised from a ``launch_all`` hook to queue no further launches."""
 
 
 def marked_rounds(w):
     """Device D, V (improved cells still marked with their round) and T after every round and
     the transpose, ready for the recovery alone: (D, V, T, host copy of the marks, size)."""
-    k, W, D, V, T, nb, tile = on_device(w)
-    size = nb * gpu_fast.B
-    k.pad[ceil_div(size * size, 256), 256](W, D, V)
-    for kb in range(nb):
-        k.phase2[max(1, 2 * (nb - 1)), tile](D, V, kb, nb)
-        k.phase3[(nb - 1, nb - 1), tile](D, V, kb, nb)
-    k.transpose[(nb, nb), tile](D, T)
-    return D, V, T, V.copy_to_host(), size
+    W, D, V, T, nb = on_device(w)
+
+    def stop_before_recovery(step):
+        if step == "transpose":
+            raise _Stop
+
+    try:
+        gpu_fast.launch_all(W, D, V, T, nb, after=stop_before_recovery)
+    except _Stop:
+        pass
+    return D, V, T, V.copy_to_host(), nb * gpu_fast.B
 
 
 def registers(kernel):
@@ -125,3 +131,23 @@ def event_ms(launch, before=lambda: None, reps: int = 4) -> float:
         b.synchronize()
         times.append(a.elapsed_time(b))
     return statistics.median(times[1:])
+
+
+def phase_ms(w) -> dict:
+    """GPU milliseconds of each step of a whole solve of ``w`` (CUDA events recorded between
+    the launches ``gpu_fast.launch_all`` queues), and their sum."""
+    W, D, V, T, nb = on_device(w)
+    events = []
+
+    def record(step):
+        event = timing_event()
+        event.record()
+        events.append((step, event))
+
+    record("start")
+    gpu_fast.launch_all(W, D, V, T, nb, after=record)
+    events[-1][1].synchronize()
+    total = {}
+    for (_, a), (step, b) in zip(events, events[1:]):
+        total[step] = total.get(step, 0) + a.elapsed_time(b)
+    return {step: round(ms, 2) for step, ms in total.items()} | {"all": round(sum(total.values()), 2)}
