@@ -412,8 +412,9 @@ ONE_LAUNCH_ERROR = None  # why the one-launch path could not be built, if it cou
 
 def launch_all(W, D, V, T, nb: int, after=lambda step: None):
     """Queue the whole solve: pad W into D (V = -1), every k-block, then the via recovery (T:
-    scratch for D transposed). ``after(step)`` is called once each launch is queued (the GPU
-    probes time the steps with it)."""
+    scratch for D transposed). D and V are nb·B square and 16-byte aligned (``load4`` reads
+    them), as ``_device_buffers`` makes them. ``after(step)`` is called once each launch is
+    queued (the GPU probes time the steps with it)."""
     k = _kernels()
     size = nb * B
     tile = (THREADS, THREADS)
