@@ -116,11 +116,20 @@ def test_overflowing_costs_are_refused_not_wrong():
         solve(cost, variant="cpu-linear")
 
 
+def test_the_diagonal_does_not_count_towards_the_route_bound():
+    # Standing still is free whatever the diagonal says, so a huge diagonal is not an overflow.
+    cost = np.full((4, 4), 7.0)
+    np.fill_diagonal(cost, 2.0**29)  # four rows of it would exceed the bound if counted
+    result = solve(cost, variant="cpu-linear")
+    np.testing.assert_array_equal(result.dist, np.where(np.eye(4, dtype=bool), 0.0, 7.0))
+
+
 @pytest.mark.parametrize("bad, message", [
     (np.zeros((2, 3)), "square"),
     (np.array([[0, np.nan], [1, 0]]), "NaN"),
     (np.array([[0, -1], [1, 0]]), "negative"),
     (np.array([[0, 1.5], [1, 0]]), "fractional"),
+    (np.array([[0, 1], [3e9, 0]]), r"too large for exact int32 routes \(3000000000.0\) at \(1, 0\)"),
 ])
 def test_bad_cost_matrices_get_a_clear_error(bad, message):
     with pytest.raises(ValueError, match=message):

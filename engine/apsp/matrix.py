@@ -18,19 +18,22 @@ _PROBLEM = {_NAN: "NaN", _NEGATIVE: "a negative cost", _FRACTIONAL: "a fractiona
 
 def _convert(w, out, row_max, problem, column):
     """One pass: write the int32 matrix and each row's largest off-diagonal cost, branch-free so
-    it vectorises; a row with any bad entry is scanned again for its first problem."""
+    it vectorises (the row maximum too is taken over the int32 values: a floating-point one
+    keeps LLVM from vectorising the loop); a row with any bad entry is scanned again for its
+    first problem."""
     n = w.shape[0]
     limit = float(INF)
     for i in numba.prange(n):
-        largest = 0.0
+        largest = 0
         bad = False
         for j in range(n):
             x = float(w[i, j])
             v = min(x, limit)  # inf -> the INF sentinel
-            xi = np.int32(v) if v == v and v >= 0.0 else np.int32(0)
+            ok = v >= 0.0      # not negative, not NaN
+            xi = np.int32(v) if ok else np.int32(0)
             out[i, j] = xi
-            bad |= (x != x) | (x < 0.0) | ((x >= limit) & (x != np.inf)) | (float(xi) != v)
-            largest = max(largest, v if (v < limit) & (j != i) else 0.0)
+            bad |= (x != x) | (not ok) | ((x >= limit) & (x != np.inf)) | (float(xi) != v)
+            largest = max(largest, xi if (xi < INF) & (j != i) else 0)
         row_max[i] = largest
         out[i, i] = 0
         if bad:
@@ -84,7 +87,7 @@ def to_int32_costs(cost) -> np.ndarray:
         w = w.astype(np.float64)
     n = w.shape[0]
     out = np.empty((n, n), dtype=np.int32)
-    row_max = np.zeros(n)
+    row_max = np.zeros(n, dtype=np.int64)
     problem = np.zeros(n, dtype=np.int8)
     column = np.zeros(n, dtype=np.int64)
     _convert(w, out, row_max, problem, column)
@@ -97,7 +100,7 @@ def to_int32_costs(cost) -> np.ndarray:
         raise ValueError(f"cost matrix has {_PROBLEM[int(problem[i])]} ({w[i, j]}) at "
                          f"({i}, {j}){hint}")
     # A simple route leaves each vertex at most once, so the row maxima bound its cost.
-    longest_simple_route = float(row_max.sum())
+    longest_simple_route = int(row_max.sum())
     if longest_simple_route >= INF:
         raise ValueError(
             f"costs too large: a route could cost up to {longest_simple_route:.0f}, over the "
