@@ -1,0 +1,37 @@
+"""How long ``solve()``'s host work takes: validating and converting the cost matrix
+(``to_int32_costs``) and converting the distances back (``to_float_distances``), on the paper's
+random graphs. A measuring script, not a test (pytest does not collect it):
+
+    python -m tests.probe_validation 500 2048 4096
+"""
+import statistics
+import sys
+import time
+
+import numba
+
+from engine.apsp.matrix import to_float_distances, to_int32_costs
+from engine.apsp.random_graph import paper_random_graph
+
+
+def median_ms(step, reps: int = 15) -> float:
+    step()
+    times = []
+    for _ in range(reps):
+        start = time.perf_counter()
+        step()
+        times.append(time.perf_counter() - start)
+    return 1e3 * statistics.median(times)
+
+
+def main(sizes):
+    print(f"{numba.get_num_threads()} threads")
+    for n in sizes:
+        cost = paper_random_graph(n, 15, seed=1)
+        costs32 = to_int32_costs(cost)
+        print(f"n={n}: to_int32_costs {median_ms(lambda: to_int32_costs(cost)):.2f} ms, "
+              f"to_float_distances {median_ms(lambda: to_float_distances(costs32)):.2f} ms")
+
+
+if __name__ == "__main__":
+    main([int(n) for n in sys.argv[1:]] or [500, 2048])
