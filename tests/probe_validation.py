@@ -4,24 +4,14 @@ random graphs. A measuring script, not a test (pytest does not collect it):
 
     python -m tests.probe_validation 500 2048 4096
 """
-import statistics
 import sys
-import time
 
 import numba
 
 from engine.apsp.matrix import to_float_distances, to_int32_costs
 from engine.apsp.random_graph import paper_random_graph
 
-
-def median_ms(step, reps: int = 15) -> float:
-    step()
-    times = []
-    for _ in range(reps):
-        start = time.perf_counter()
-        step()
-        times.append(time.perf_counter() - start)
-    return 1e3 * statistics.median(times)
+from .probe_timing import median_ms
 
 
 def main(sizes):

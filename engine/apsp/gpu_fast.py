@@ -363,11 +363,11 @@ def one_launch(W, D, V, nb):
 def _generated_source() -> str:
     """The kernels' module source, with this configuration's signatures and tile choices."""
     matrices = lambda count: repr(f"void({', '.join(['int32[:, ::1]'] * count)})")  # noqa: E731
-    return _kernels_source().replace("SIG_PAD", matrices(3)).replace(
+    source = _kernels_source().replace("SIG_PAD", matrices(3)).replace(
         "SIG_ROUND", repr("void(int32[:, ::1], int32[:, ::1], int32, int32)")).replace(
         "SIG_DT", matrices(2)).replace("SIG_DVT", matrices(3)).replace(
-        "CACHE", repr(not SIMULATED)).replace(
-        ", alignment=16", "" if SIMULATED else ", alignment=16")  # the simulator takes none
+        "CACHE", repr(not SIMULATED))
+    return source.replace(", alignment=16", "") if SIMULATED else source  # the simulator takes none
 
 
 @functools.cache

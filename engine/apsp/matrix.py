@@ -103,7 +103,7 @@ def to_int32_costs(cost) -> np.ndarray:
     longest_simple_route = int(row_max.sum())
     if longest_simple_route >= INF:
         raise ValueError(
-            f"costs too large: a route could cost up to {longest_simple_route:.0f}, over the "
+            f"costs too large: a route could cost up to {longest_simple_route}, over the "
             f"exact int32 limit {int(INF) - 1}; scale the costs down")
     return out
 

@@ -5,8 +5,6 @@ queued launches with their synchronisation, copying the answer back and out of t
 buffer — and the same launches reading the input from mapped host memory instead.
 Runs on the code as committed: ``python3 -m tests.gpu_probes.probe_small``."""
 import os
-import statistics
-import time
 
 import numpy as np
 from numba import cuda
@@ -14,20 +12,10 @@ from numba import cuda
 from engine.apsp import gpu_fast
 from engine.apsp.gpu_common import ceil_div, timed_on_device
 
+from ..probe_timing import median_ms
 from .common import graph, median_run, phase_ms
 
 N = int(os.environ.get("PROBE_N", 500))
-
-
-def median_ms(step, reps: int = 50) -> float:
-    """Median wall milliseconds of ``step()`` (after one untimed call)."""
-    step()
-    times = []
-    for _ in range(reps):
-        start = time.perf_counter()
-        step()
-        times.append(time.perf_counter() - start)
-    return round(1e3 * statistics.median(times), 3)
 
 
 def main():
@@ -41,18 +29,19 @@ def main():
     mapped = cuda.mapped_array((N, N), np.int32)
     mapped[...] = w
     steps = {
-        "fill page-locked input": lambda: buf["w"].__setitem__(Ellipsis, w),
-        "copy input to device": lambda: buf["W"].copy_to_device(buf["w"]),
         "launches + sync": lambda: timed_on_device(lambda: gpu_fast.launch_all(buf["W"], D, V, buf["T"], nb)),
         "launches + sync, mapped input": lambda: timed_on_device(lambda: gpu_fast.launch_all(mapped, D, V, buf["T"], nb)),
-        "copy answer to host": lambda: buf["DV"].copy_to_host(buf["dv"]),
-        "copy answer out of kept buffer": lambda: (buf["dv"][0, :N, :N].copy(), buf["dv"][1, :N, :N].copy()),
         "synchronize alone": cuda.synchronize,
     }
-    if "w" not in buf:  # the simulator keeps no page-locked buffers
-        steps = {name: step for name, step in steps.items() if "copy" not in name and "fill" not in name}
+    if "w" in buf:  # page-locked buffers (the simulator keeps none)
+        steps |= {
+            "fill page-locked input": lambda: buf["w"].__setitem__(Ellipsis, w),
+            "copy input to device": lambda: buf["W"].copy_to_device(buf["w"]),
+            "copy answer to host": lambda: buf["DV"].copy_to_host(buf["dv"]),
+            "copy answer out of kept buffer": lambda: (buf["dv"][0, :N, :N].copy(), buf["dv"][1, :N, :N].copy()),
+        }
     for name, step in steps.items():
-        print(f"   {name}: {median_ms(step)} ms", flush=True)
+        print(f"   {name}: {median_ms(step, 50):.3f} ms", flush=True)
 
 
 if __name__ == "__main__":
