@@ -48,6 +48,8 @@ NAME_LABELS_UP_TO = 400     # nodes: beyond this many, names shown by zoom (ZOOM
 ZOOM_LABELS_UP_TO = 60      # named nodes in view: at most this many get their name drawn
 DENSE_NODES = 300           # beyond this many nodes, smaller symbols (issue 5: by zoom)
 BADGE_WORDS_UP_TO = 12      # nodes with bags: beyond this many, badges show the number only
+# The layout file's bag counts (what the route finder's bag-aware cost uses), not the live day's.
+LAYOUT_BAGS = "Layout's bags (route cost)"
 BADGES_UP_TO = 80           # nodes with bags: beyond this many, halos only
 PICK_TOLERANCE_PX = 16
 ARROW_AT = 0.64             # arrow heads sit past the middle of a road; its label sits at the middle
@@ -189,7 +191,7 @@ class AirportMapView(pg.PlotWidget):
     def set_bags(self, bags: dict[str, int]) -> None:
         """Redraw the waiting-bag badges (the rest of the map stays)."""
         if self._legend is not None:
-            self._legend.removeItem("Bags waiting")
+            self._legend.removeItem(LAYOUT_BAGS)
         for it in self._bag_items:
             self.removeItem(it)
         self._bag_items = []
@@ -414,12 +416,12 @@ class AirportMapView(pg.PlotWidget):
         halo = pg.ScatterPlotItem(
             [self._pos[i][0] for i, _ in waiting], [self._pos[i][1] for i, _ in waiting],
             size=[(base + spread * math.sqrt(c / most)) for _, c in waiting], symbol="o",
-            brush=pg.mkBrush(252, 196, 25, 90), pen=pg.mkPen(None), name="Bags waiting")
+            brush=pg.mkBrush(252, 196, 25, 90), pen=pg.mkPen(None), name=LAYOUT_BAGS)
         halo.setZValue(4)
         self.addItem(halo)
         self._bag_items.append(halo)
         self._legend.addItem(pg.ScatterPlotItem(symbol="s", size=11, brush=pg.mkBrush(BAG_FILL),
-                                                pen=pg.mkPen("#e0a800")), "Bags waiting")
+                                                pen=pg.mkPen("#e0a800")), LAYOUT_BAGS)
         if len(waiting) > BADGES_UP_TO:
             return  # a hub: the halo sizes tell the story; counts are in each node's tooltip
         compact = len(waiting) > BADGE_WORDS_UP_TO  # many badges: just the number
@@ -452,14 +454,14 @@ class AirportMapView(pg.PlotWidget):
             return ""
         n = a.node(data)
         style = KIND_STYLES.get(n.kind)
-        if self.live_bags is not None:
-            bags = int(self.live_bags[a.index(n.id)])
-        else:
-            bags = int(a.bags.get(n.id, 0))
         lines = [f"{n.name} — {style.label if style else n.kind}"]
         if n.name != n.id:
             lines.append(f"id {n.id}")
-        lines.append(f"{bags} bag{'s' if bags != 1 else ''} waiting")
+        if self.live_bags is not None:
+            bags, where = int(self.live_bags[a.index(n.id)]), "waiting"
+        else:
+            bags, where = int(a.bags.get(n.id, 0)), "in the layout (route cost)"
+        lines.append(f"{bags} bag{'s' if bags != 1 else ''} {where}")
         lines.append("click: set From, then To")
         return "\n".join(lines)
 

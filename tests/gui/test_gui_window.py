@@ -32,6 +32,12 @@ def test_window_opens_on_paper5_with_every_node_drawn(window):
     assert window.result.dist.shape == (5, 5)
 
 
+def test_the_layouts_bags_are_labelled_as_the_route_cost_not_as_live_waiting_bags(window):
+    labels = [label.text for _, label in window.map_view._legend.items]
+    assert "Layout's bags (route cost)" in labels and "Bags waiting" not in labels
+    assert "7 bags in the layout (route cost)" in window.map_view._tip(0, 0, "A4")
+
+
 def test_picking_two_gates_in_the_combos_draws_the_quickest_route_and_its_cost(qtbot, window):
     choose(window.panel.from_combo, "A1")
     choose(window.panel.to_combo, "A5")
