@@ -130,12 +130,18 @@ def _objects(raw: list, noun: str, p):
             p.append(f"{noun} #{number}: expected an object, got {obj!r}")
 
 
-def _known_fields(obj: dict, allowed: set, item: str, p) -> bool:
-    """Report each field of ``obj`` not in ``allowed``; True when there is none."""
-    unknown = sorted(set(obj) - allowed)
-    for key in unknown:
-        p.append(f"{item}: unknown field {key!r}")
-    return not unknown
+class _Item:
+    """One node, road or fleet being checked: its problems go to ``p`` as "<label>: <what>",
+    and ``ok`` stays True while it has none."""
+
+    def __init__(self, label: str, obj: dict, allowed: set, p: list):
+        self.label, self.p, self.ok = label, p, True
+        for key in sorted(set(obj) - allowed):
+            self.problem(f"unknown field {key!r}")
+
+    def problem(self, what: str) -> None:
+        self.p.append(f"{self.label}: {what}")
+        self.ok = False
 
 
 def _nodes(raw, p) -> list[Node]:
@@ -153,23 +159,19 @@ def _nodes(raw, p) -> list[Node]:
             p.append(f"{item}: duplicate id, already used by node #{seen[node_id]}")
             continue
         seen[node_id] = number
-        ok = _known_fields(obj, _NODE_KEYS, item, p)
+        it = _Item(item, obj, _NODE_KEYS, p)
         kind = obj.get("kind")
         if kind not in KINDS:
-            p.append(f"{item}: bad kind {kind!r}; expected one of {', '.join(KINDS)}")
-            ok = False
+            it.problem(f"bad kind {kind!r}; expected one of {', '.join(KINDS)}")
         name = obj.get("name", node_id)
         if not isinstance(name, str):
-            p.append(f"{item}: 'name' must be text, got {name!r}")
-            ok = False
+            it.problem(f"'name' must be text, got {name!r}")
         for key in ("x", "y"):
             if key not in obj:
-                p.append(f"{item}: missing position {key!r} (metres)")
-                ok = False
+                it.problem(f"missing position {key!r} (metres)")
             elif not _number(obj[key]):
-                p.append(f"{item}: position {key!r} must be a number of metres, got {obj[key]!r}")
-                ok = False
-        if ok:
+                it.problem(f"position {key!r} must be a number of metres, got {obj[key]!r}")
+        if it.ok:
             nodes.append(Node(node_id, kind, name, float(obj["x"]), float(obj["y"])))
         else:
             nodes.append(Node(node_id, "junction", node_id, 0.0, 0.0))  # placeholder: ids stay known
@@ -181,48 +183,38 @@ def _roads(raw, ids, default_speed_kmh, p) -> list[Road]:
     roads, seen = [], {}
     for number, obj in _objects(raw, "road", p):
         a, b = obj.get("a"), obj.get("b")
-        item = f"road #{number} ({a} -> {b})"
-        ok = _known_fields(obj, _ROAD_KEYS, item, p)
+        it = _Item(f"road #{number} ({a} -> {b})", obj, _ROAD_KEYS, p)
         for end, value in (("a", a), ("b", b)):
             if value is None:
-                p.append(f"{item}: missing end {end!r}")
-                ok = False
+                it.problem(f"missing end {end!r}")
             elif value not in ids:
-                p.append(f"{item}: unknown node {value!r}")
-                ok = False
-        if ok and a == b:
-            p.append(f"{item}: a road must join two different nodes")
-            ok = False
+                it.problem(f"unknown node {value!r}")
+        if it.ok and a == b:
+            it.problem("a road must join two different nodes")
         length = obj.get("length_m")
         if length is None:
-            p.append(f"{item}: missing length_m")
-            ok = False
+            it.problem("missing length_m")
         elif not _number(length) or length < 0:
-            p.append(f"{item}: length_m must be a non-negative number of metres, got {length!r}")
-            ok = False
+            it.problem(f"length_m must be a non-negative number of metres, got {length!r}")
         one_way = obj.get("one_way", False)
         if not isinstance(one_way, bool):
-            p.append(f"{item}: one_way must be true or false, got {one_way!r}")
-            ok = False
+            it.problem(f"one_way must be true or false, got {one_way!r}")
         seconds = obj.get("seconds")
         speed = obj.get("speed_kmh", default_speed_kmh)
         if seconds is not None:
             if not _positive(seconds):
-                p.append(f"{item}: seconds must be a positive number, got {seconds!r}")
-                ok = False
+                it.problem(f"seconds must be a positive number, got {seconds!r}")
         elif not _positive(speed):
-            p.append(f"{item}: speed_kmh must be a positive number, got {speed!r}")
-            ok = False
-        if not ok:
+            it.problem(f"speed_kmh must be a positive number, got {speed!r}")
+        if not it.ok:
             continue
         if seconds is None:
             seconds = round(float(length) / (float(speed) / 3.6), 1) or 0.1
         for key in ((a, b),) if one_way else ((a, b), (b, a)):
             if key in seen:
-                p.append(f"{item}: duplicate road, {key[0]} -> {key[1]} is already road #{seen[key]}")
-                ok = False
+                it.problem(f"duplicate road, {key[0]} -> {key[1]} is already road #{seen[key]}")
             seen.setdefault(key, number)
-        if ok:
+        if it.ok:
             roads.append(Road(a, b, float(length), float(seconds), one_way))
     return roads
 
@@ -234,19 +226,15 @@ def _fleets(raw, ids, p) -> list[Fleet]:
     fleets = []
     for number, obj in _objects(raw, "fleet", p):
         depot = obj.get("depot")
-        item = f"fleet #{number} (depot {depot})"
-        ok = _known_fields(obj, _FLEET_KEYS, item, p)
+        it = _Item(f"fleet #{number} (depot {depot})", obj, _FLEET_KEYS, p)
         if depot not in ids:
-            p.append(f"{item}: unknown depot {depot!r}" if depot is not None else f"{item}: missing 'depot'")
-            ok = False
+            it.problem(f"unknown depot {depot!r}" if depot is not None else "missing 'depot'")
         for key in ("count", "capacity"):
             if not _count(obj.get(key), 1):
-                p.append(f"{item}: {key} must be a whole number >= 1, got {obj.get(key)!r}")
-                ok = False
+                it.problem(f"{key} must be a whole number >= 1, got {obj.get(key)!r}")
         if not _positive(obj.get("speed_mps")):
-            p.append(f"{item}: speed_mps must be a positive number, got {obj.get('speed_mps')!r}")
-            ok = False
-        if ok:
+            it.problem(f"speed_mps must be a positive number, got {obj.get('speed_mps')!r}")
+        if it.ok:
             fleets.append(Fleet(depot, obj["count"], obj["capacity"], float(obj["speed_mps"])))
     return fleets
 
