@@ -1,0 +1,49 @@
+"""Host buffers a GPU writes its answer into, handed out as views and reused once none is alive.
+
+A small graph's answer is cheaper to give away than to copy: the kernels write the distances
+and vias straight into page-locked host memory, and the caller gets views of it. A buffer
+goes back into use only when no view of it is left anywhere. Every numpy view holds a
+reference to the object that owns the memory, so that object's reference count (and the host
+array's own, for a caller holding the array itself) says whether one is: exact, never a guess —
+a view kept anywhere keeps its buffer out of reuse.
+"""
+
+import sys
+from typing import Callable
+
+
+class _Buffer:
+    def __init__(self, kernel_arg, host):
+        self.kernel_arg, self.host = kernel_arg, host
+        self.owner = host[:0].base  # what every view of ``host`` refers to (numpy collapses chains)
+        self.nbytes = host.nbytes
+        self.idle_refs = ()
+
+    def references(self) -> tuple:
+        return sys.getrefcount(self.host), sys.getrefcount(self.owner)
+
+
+class AnswerPool:
+    """Buffers of one shape at a time, at most ``max_bytes`` of them kept; ``allocate(shape)``
+    returns (what a kernel takes, the same memory as a host ndarray)."""
+
+    def __init__(self, allocate: Callable, max_bytes: int):
+        self._allocate, self.max_bytes = allocate, max_bytes
+        self._kept: list[_Buffer] = []
+
+    def take(self, shape: tuple) -> tuple:
+        """(kernel argument, host ndarray) of ``shape`` that no earlier answer still uses. Kept
+        buffers of another shape are let go (those still viewed are freed with their views)."""
+        self._kept = [b for b in self._kept if b.host.shape == shape]
+        for buffer in self._kept:
+            if buffer.references() == buffer.idle_refs:
+                return buffer.kernel_arg, buffer.host
+        buffer = _Buffer(*self._allocate(shape))
+        buffer.idle_refs = buffer.references()
+        if sum(b.nbytes for b in self._kept) + buffer.nbytes <= self.max_bytes:
+            self._kept.append(buffer)
+        return buffer.kernel_arg, buffer.host
+
+    def kept(self) -> int:
+        """How many buffers are kept now (in use or not)."""
+        return len(self._kept)
