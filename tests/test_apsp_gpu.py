@@ -82,6 +82,20 @@ def test_fast_variant_repeated_and_resized_calls_stay_exact(monkeypatch):
             check(paper_random_graph(n, 50, seed=seed), "gpu-fast")
 
 
+def test_answers_kept_by_the_caller_survive_later_solves(fast_path):
+    # Small answers are views of pooled host buffers: one still held must never be reused.
+    n = B + 5
+    kept, snapshots = [], []
+    for seed in (1, 2, 3, 4):
+        result = solve(paper_random_graph(n, 30, seed=seed), variant="gpu-fast")
+        kept.append(result.routes.matrix[0])             # a view outliving its result
+        snapshots.append(result.routes.matrix.copy())
+        assert_routes_sum_to_distances(result, result.cost, sample_pairs(n))
+        del result
+    for row, snapshot in zip(kept, snapshots):
+        np.testing.assert_array_equal(row, snapshot[0])
+
+
 def test_kernel_time_is_part_of_the_total_time():
     result = solve(paper_random_graph(B + 3, 50, seed=2), variant="gpu-fast")
     assert 0 < result.kernel_seconds <= result.seconds

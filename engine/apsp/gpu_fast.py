@@ -23,9 +23,13 @@ What makes it fast:
   only mark an improved cell with its round; after the last round ``recover`` finds, for each
   marked cell, a k of that round's block with d(i, k) + d(k, j) = d(i, j) in the final
   distances (64 candidates, not n);
-- one launch for every k-block where the graph is small (a persistent cooperative kernel, one
-  grid barrier per k-block: a block with a phase-3 tile also computes the row and column tiles
-  it needs), two launches per k-block where it is large; the via recovery after either.
+- one launch for the whole solve where the graph is small (a persistent cooperative kernel,
+  one grid barrier per k-block — a block with a phase-3 tile also computes the row and column
+  tiles it needs — then the via recovery and the export in the same launch), two launches per
+  k-block where it is large, with the recovery and the export launched after them;
+- the answer is exported unpadded (distances and vias, 2×n×n); for small graphs the kernels
+  read the input from and write the answer into page-locked host memory mapped into the device,
+  and the answer is handed out as views of a pooled buffer (``answer_pool``): no copy calls.
 
 Tile and cell sizes are module constants chosen by ``gpu_device.simulated()``: Numba's CUDA
 simulator runs each GPU thread as a Python thread, so it gets 16×16 tiles of 4×4 threads.
@@ -42,6 +46,7 @@ import threading
 import numpy as np
 from numba import cuda
 
+from .answer_pool import AnswerPool
 from .gpu_common import SIMULATED, ceil_div, empty_result, timed_on_device
 from .matrix import INF
 from .routes import RouteMatrix
@@ -318,18 +323,39 @@ def transpose(D, T):
     transpose_tile(D, T, cuda.blockIdx.y * B, cuda.blockIdx.x * B, S, tid)
 
 
+@cuda.jit(device=True)
+def recover_task(D, V, T, t, tid):
+    """Recovery task t: RECOVER_ROWS rows × RECOVER_COLUMNS cells, one thread per candidate
+    and row (tasks numbered along the rows)."""
+    columns = D.shape[1] // RECOVER_COLUMNS
+    i = t // columns * RECOVER_ROWS + tid // B
+    recover_cells(D, V, T, i, t % columns * RECOVER_COLUMNS, tid % B)
+
+
+@cuda.jit(device=True)
+def export_row(D, V, O, i, tid):
+    """Row i of the answer, unpadded: O[0] the distances, O[1] the vias."""
+    for j in range(tid, O.shape[2], THREADS):
+        O[0, i, j] = D[i, j]
+        O[1, i, j] = V[i, j]
+
+
 @cuda.jit(SIG_DVT, cache=CACHE)
 def recover(D, V, T):
     tid = cuda.threadIdx.y * cuda.blockDim.x + cuda.threadIdx.x
-    i = cuda.blockIdx.y * RECOVER_ROWS + tid // B
-    recover_cells(D, V, T, i, cuda.blockIdx.x * RECOVER_COLUMNS, tid % B)
+    recover_task(D, V, T, cuda.blockIdx.y * cuda.gridDim.x + cuda.blockIdx.x, tid)
 
 
-def one_launch(W, D, V, nb):
-    """Every k-block in one persistent launch, one grid barrier per k-block: every block
-    closes the diagonal tile itself, and a block with a phase-3 tile also computes the row and
-    column tiles it needs (values equal to those their owners write, so reading a mix of old
-    and new is harmless)."""
+@cuda.jit(SIG_EXPORT, cache=CACHE)
+def export(D, V, O):
+    export_row(D, V, O, cuda.blockIdx.x, cuda.threadIdx.x)
+
+
+def one_launch(W, D, V, T, O, nb):
+    """The whole solve in one persistent launch, one grid barrier per step: every k-block
+    (every block closes the diagonal tile itself, and a block with a phase-3 tile also computes
+    the row and column tiles it needs: values equal to those their owners write, so reading a
+    mix of old and new is harmless), then the transpose, the via recovery and the export."""
     grid = cuda.cg.this_grid()
     C = cuda.shared.array(SQUARE, int32, alignment=16)
     As = cuda.shared.array(SQUARE, int32, alignment=16)
@@ -357,6 +383,14 @@ def one_launch(W, D, V, nb):
                 mul_global(D, V, i, j, mark, As, Bs)
             cuda.syncthreads()
         grid.sync()
+    for t in range(cuda.blockIdx.x, nb * nb, cuda.gridDim.x):
+        transpose_tile(D, T, t // nb * B, t % nb * B, C, tid)
+    grid.sync()
+    for t in range(cuda.blockIdx.x, nb * nb * B * B // (RECOVER_ROWS * RECOVER_COLUMNS), cuda.gridDim.x):
+        recover_task(D, V, T, t, tid)
+    grid.sync()
+    for i in range(cuda.blockIdx.x, O.shape[1], cuda.gridDim.x):
+        export_row(D, V, O, i, tid)
 '''
 
 
@@ -366,6 +400,7 @@ def _generated_source() -> str:
     source = _kernels_source().replace("SIG_PAD", matrices(3)).replace(
         "SIG_ROUND", repr("void(int32[:, ::1], int32[:, ::1], int32, int32)")).replace(
         "SIG_DT", matrices(2)).replace("SIG_DVT", matrices(3)).replace(
+        "SIG_EXPORT", repr("void(int32[:, ::1], int32[:, ::1], int32[:, :, ::1])")).replace(
         "CACHE", repr(not SIMULATED))
     return source.replace(", alignment=16", "") if SIMULATED else source  # the simulator takes none
 
@@ -395,7 +430,8 @@ def _one_launch():
     (grid barriers need the CUDA toolkit's cudadevrt library); then every size takes the
     many-launch path."""
     try:
-        kernel = cuda.jit("void(int32[:, ::1], int32[:, ::1], int32[:, ::1], int32)",
+        kernel = cuda.jit("void(int32[:, ::1], int32[:, ::1], int32[:, ::1], int32[:, ::1], "
+                          "int32[:, :, ::1], int32)",
                           cache=not SIMULATED)(_kernels().one_launch)
         if SIMULATED:
             return kernel, 1  # the simulator runs cooperative grids of one block only
@@ -410,64 +446,72 @@ def _one_launch():
 ONE_LAUNCH_ERROR = None  # why the one-launch path could not be built, if it could not
 
 
-def launch_all(W, D, V, T, nb: int, after=lambda step: None):
-    """Queue the whole solve: pad W into D (V = -1), every k-block, then the via recovery (T:
-    scratch for D transposed). D and V are nb·B square and 16-byte aligned (``load4`` reads
-    them), as ``_device_buffers`` makes them. ``after(step)`` is called once each launch is
-    queued (the GPU probes time the steps with it)."""
+def launch_all(W, D, V, T, O, nb: int, after=lambda step: None):
+    """Queue the whole solve: pad W (n×n) into D (V = -1), every k-block, the via recovery (T:
+    scratch for D transposed), then the answer into O (2×n×n: distances, vias). D, V and T are
+    nb·B square and 16-byte aligned (``load4`` reads them), as ``_device_buffers`` makes them;
+    W and O may be mapped host memory. ``after(step)`` is called once each launch is queued
+    (the GPU probes time the steps with it)."""
     k = _kernels()
     size = nb * B
     tile = (THREADS, THREADS)
     one = _one_launch() if ONE_LAUNCH_MAX < 0 or size <= ONE_LAUNCH_MAX else None
     if one is not None:
         kernel, most = one
-        kernel[max(1, min(most, nb * nb)), tile](W, D, V, nb)
+        kernel[max(1, min(most, nb * nb)), tile](W, D, V, T, O, nb)
         after("one launch")
-    else:
-        k.pad[(size, ceil_div(size, 256)), 256](W, D, V)
-        after("pad")
-        peripheral, inner = k.phase2[max(1, 2 * (nb - 1)), tile], k.phase3[(nb - 1, nb - 1), tile]
-        for kb in range(nb):
-            peripheral(D, V, kb, nb)
-            after("phases 1+2")
-            if nb > 1:
-                inner(D, V, kb, nb)
-                after("phase 3")
-    # Launched apart even after the persistent kernel: at full occupancy, not its register
-    # budget, and queued while it runs.
+        return
+    k.pad[(size, ceil_div(size, 256)), 256](W, D, V)
+    after("pad")
+    peripheral, inner = k.phase2[max(1, 2 * (nb - 1)), tile], k.phase3[(nb - 1, nb - 1), tile]
+    for kb in range(nb):
+        peripheral(D, V, kb, nb)
+        after("phases 1+2")
+        if nb > 1:
+            inner(D, V, kb, nb)
+            after("phase 3")
     k.transpose[(nb, nb), tile](D, T)
     after("transpose")
     k.recover[(size // RECOVER_COLUMNS, size // RECOVER_ROWS), tile](D, V, T)
     after("recover")
+    k.export[O.shape[1], THREADS * THREADS](D, V, O)
+    after("export")
 
 
-# Padded sizes up to this copy through page-locked host buffers kept between calls: for small
-# graphs the copies, not the kernel, are most of the time.
+# Padded sizes up to this read their input from, and write their answer into, page-locked host
+# memory mapped into the device: no copy calls, and the answer is handed out as views of a
+# pooled buffer (for small graphs the copies, not the kernels, were most of the time).
 PINNED_MAX = 4096
+ANSWER_POOL_BYTES = 256 << 20  # page-locked answer buffers kept for reuse, at most
 _LOCK = threading.Lock()  # one solve at a time uses the kept buffers
-_BUFFERS: dict = {}       # the last size's device (and page-locked host) buffers
+_BUFFERS: dict = {}       # the last size's device buffers and mapped input
 
 
-def _device_buffers(n: int, size: int) -> dict:
-    """W (the input), DV (distances and vias side by side: one copy brings both back), T."""
-    return dict(W=cuda.device_array((n, n), np.int32),
-                DV=cuda.device_array((2, size, size), np.int32),
-                T=cuda.device_array((size, size), np.int32))
+def _device_buffers(size: int) -> dict:
+    """D (distances), V (vias) and T (D transposed), each padded to size × size."""
+    return {name: cuda.device_array((size, size), np.int32) for name in "DVT"}
+
+
+def _mapped(shape) -> tuple:
+    """(kernel argument, host ndarray) of page-locked host memory the device reads and writes
+    directly. The simulator copies host arrays in and out of every launch: a plain array."""
+    if SIMULATED:
+        host = np.empty(shape, np.int32)
+        return host, host
+    memory = cuda.mapped_array(shape, np.int32)
+    return memory, np.ndarray.view(memory, np.ndarray)
+
+
+_ANSWERS = AnswerPool(_mapped, ANSWER_POOL_BYTES)
 
 
 def _buffers(n: int, size: int) -> dict:
-    """Device buffers for this size. Up to PINNED_MAX they are kept for the next call, with
-    page-locked host copies w and dv (the app solves the same airport again and again; only the
-    last size is kept); larger ones are allocated per call and freed with the answer."""
-    if size > PINNED_MAX:
-        _BUFFERS.clear()
-        return _device_buffers(n, size)
+    """Device buffers for this size, kept for the next call with the mapped input W (the app
+    solves the same airport again and again; only the last size is kept)."""
     if _BUFFERS.get("key") != (n, size):
         _BUFFERS.clear()
-        _BUFFERS.update(key=(n, size), **_device_buffers(n, size))
-        if not SIMULATED:
-            _BUFFERS.update(w=cuda.pinned_array((n, n), np.int32),
-                            dv=cuda.pinned_array((2, size, size), np.int32))
+        _BUFFERS.update(key=(n, size), **_device_buffers(size))
+        _BUFFERS["W"], _BUFFERS["w"] = _mapped((n, n))
     return _BUFFERS
 
 
@@ -477,18 +521,15 @@ def run(w):
         return empty_result(w, "via")
     nb = ceil_div(n, B)
     with _LOCK:
-        buf = _buffers(n, nb * B)
-        if "w" in buf:
+        if nb * B <= PINNED_MAX:
+            buf = _buffers(n, nb * B)
             buf["w"][...] = w
-            buf["W"].copy_to_device(buf["w"])
-        else:
-            buf["W"].copy_to_device(np.ascontiguousarray(w, dtype=np.int32))
-        DV = buf["DV"]
-        seconds = timed_on_device(lambda: launch_all(buf["W"], DV[0], DV[1], buf["T"], nb))
-        if "dv" in buf:
-            dv = DV.copy_to_host(buf["dv"])
-            dist, via = dv[0, :n, :n].copy(), dv[1, :n, :n].copy()
-        else:  # views, not copies: at n = 25,000 each copy of the answer costs a second
-            dv = DV.copy_to_host()
-            dist, via = dv[0, :n, :n], dv[1, :n, :n]
-    return dist, RouteMatrix("via", via), seconds
+            W, (O, answer) = buf["W"], _ANSWERS.take((2, n, n))
+        else:  # device buffers for this call only; the answer copied back once, below
+            _BUFFERS.clear()
+            buf, answer = _device_buffers(nb * B), None
+            W = cuda.to_device(np.ascontiguousarray(w, dtype=np.int32))
+            O = cuda.device_array((2, n, n), np.int32)
+        seconds = timed_on_device(lambda: launch_all(W, buf["D"], buf["V"], buf["T"], O, nb))
+    answer = O.copy_to_host() if answer is None else answer
+    return answer[0], RouteMatrix("via", answer[1]), seconds
