@@ -34,10 +34,11 @@ def check(cost, variant):
     return result
 
 
-@pytest.fixture(params=["one launch", "many launches"])
+@pytest.fixture(params=["one launch", "one launch, finished apart", "many launches"])
 def fast_path(request, monkeypatch):
-    """gpu-fast on each of its two schedules, whatever the graph's size."""
-    monkeypatch.setattr(gpu_fast, "ONE_LAUNCH_MAX", -1 if request.param == "one launch" else 0)
+    """gpu-fast on each of its schedules, whatever the graph's size."""
+    monkeypatch.setattr(gpu_fast, "ONE_LAUNCH_MAX", 0 if request.param == "many launches" else -1)
+    monkeypatch.setattr(gpu_fast, "ONE_LAUNCH_FINISH_MAX", 0 if "apart" in request.param else -1)
     return request.param
 
 

@@ -25,8 +25,8 @@ What makes it fast:
   distances (64 candidates, not n);
 - one launch for the whole solve where the graph is small (a persistent cooperative kernel,
   one grid barrier per k-block — a block with a phase-3 tile also computes the row and column
-  tiles it needs — then the via recovery and the export in the same launch), two launches per
-  k-block where it is large, with the recovery and the export launched after them;
+  tiles it needs — and, for the smallest, the via recovery and the export in the same launch),
+  two launches per k-block where it is large; the recovery and the export launched after them;
 - the answer is exported unpadded (distances and vias, 2×n×n); for small graphs the kernels
   read the input from and write the answer into page-locked host memory mapped into the device,
   and the answer is handed out as views of a pooled buffer (``answer_pool``): no copy calls.
@@ -63,8 +63,11 @@ TILE_PAD = 4
 # candidate k and row; each thread loads RECOVER_BATCH cells' operands before testing any.
 RECOVER_ROWS = THREADS * THREADS // B
 RECOVER_COLUMNS, RECOVER_BATCH = (8, 4) if SIMULATED else (32, 2)
-# Largest padded size solved by the single persistent launch (0: never; -1: always).
+# Largest padded size solved by the single persistent launch (0: never; -1: always), and the
+# largest where that launch also recovers the vias and exports the answer (saving two launches
+# but recovering at one block per SM; 512 is a guess awaiting `probe_small` on the H100).
 ONE_LAUNCH_MAX = 10**9 if SIMULATED else 1536
+ONE_LAUNCH_FINISH_MAX = 512
 
 
 def _cells():
@@ -351,11 +354,11 @@ def export(D, V, O):
     export_row(D, V, O, cuda.blockIdx.x, cuda.threadIdx.x)
 
 
-def one_launch(W, D, V, T, O, nb):
-    """The whole solve in one persistent launch, one grid barrier per step: every k-block
-    (every block closes the diagonal tile itself, and a block with a phase-3 tile also computes
-    the row and column tiles it needs: values equal to those their owners write, so reading a
-    mix of old and new is harmless), then the transpose, the via recovery and the export."""
+def one_launch(W, D, V, T, O, nb, finish):
+    """Every k-block in one persistent launch, one grid barrier per k-block (every block closes
+    the diagonal tile itself, and a block with a phase-3 tile also computes the row and column
+    tiles it needs: values equal to those their owners write, so reading a mix of old and new
+    is harmless); then, if ``finish``, the transpose, the via recovery and the export too."""
     grid = cuda.cg.this_grid()
     C = cuda.shared.array(SQUARE, int32, alignment=16)
     As = cuda.shared.array(SQUARE, int32, alignment=16)
@@ -383,6 +386,8 @@ def one_launch(W, D, V, T, O, nb):
                 mul_global(D, V, i, j, mark, As, Bs)
             cuda.syncthreads()
         grid.sync()
+    if not finish:
+        return
     for t in range(cuda.blockIdx.x, nb * nb, cuda.gridDim.x):
         transpose_tile(D, T, t // nb * B, t % nb * B, C, tid)
     grid.sync()
@@ -431,7 +436,7 @@ def _one_launch():
     many-launch path."""
     try:
         kernel = cuda.jit("void(int32[:, ::1], int32[:, ::1], int32[:, ::1], int32[:, ::1], "
-                          "int32[:, :, ::1], int32)",
+                          "int32[:, :, ::1], int32, boolean)",
                           cache=not SIMULATED)(_kernels().one_launch)
         if SIMULATED:
             return kernel, 1  # the simulator runs cooperative grids of one block only
@@ -458,18 +463,23 @@ def launch_all(W, D, V, T, O, nb: int, after=lambda step: None):
     one = _one_launch() if ONE_LAUNCH_MAX < 0 or size <= ONE_LAUNCH_MAX else None
     if one is not None:
         kernel, most = one
-        kernel[max(1, min(most, nb * nb)), tile](W, D, V, T, O, nb)
+        finish = ONE_LAUNCH_FINISH_MAX < 0 or size <= ONE_LAUNCH_FINISH_MAX
+        kernel[max(1, min(most, nb * nb)), tile](W, D, V, T, O, nb, finish)
         after("one launch")
-        return
-    k.pad[(size, ceil_div(size, 256)), 256](W, D, V)
-    after("pad")
-    peripheral, inner = k.phase2[max(1, 2 * (nb - 1)), tile], k.phase3[(nb - 1, nb - 1), tile]
-    for kb in range(nb):
-        peripheral(D, V, kb, nb)
-        after("phases 1+2")
-        if nb > 1:
-            inner(D, V, kb, nb)
-            after("phase 3")
+        if finish:
+            return
+    else:
+        k.pad[(size, ceil_div(size, 256)), 256](W, D, V)
+        after("pad")
+        peripheral, inner = k.phase2[max(1, 2 * (nb - 1)), tile], k.phase3[(nb - 1, nb - 1), tile]
+        for kb in range(nb):
+            peripheral(D, V, kb, nb)
+            after("phases 1+2")
+            if nb > 1:
+                inner(D, V, kb, nb)
+                after("phase 3")
+    # Launched apart, at full occupancy (the persistent kernel runs one block per SM, its
+    # register budget), unless the one launch finishes the solve itself.
     k.transpose[(nb, nb), tile](D, T)
     after("transpose")
     k.recover[(size // RECOVER_COLUMNS, size // RECOVER_ROWS), tile](D, V, T)

@@ -2,7 +2,8 @@
 end to end, the GPU time of each launch (CUDA events), and the host primitives that ``run``
 is made of, each timed alone — filling the mapped input, taking an answer buffer from the
 pool, the queued launches with their synchronisation — and the same launches with the input
-and answer in device memory instead of mapped host memory, for comparison.
+and answer in device memory instead of mapped host memory, and the one launch finishing the
+solve against launching the recovery apart, for comparison.
 Runs on the code as committed: ``python3 -m tests.gpu_probes.probe_small``."""
 import os
 
@@ -37,6 +38,12 @@ def main():
     }
     for name, step in steps.items():
         print(f"   {name}: {median_ms(step, 50):.3f} ms", flush=True)
+    finish = gpu_fast.ONE_LAUNCH_FINISH_MAX
+    for gpu_fast.ONE_LAUNCH_FINISH_MAX in (-1, 0):  # the one launch finishing the solve, or not
+        kernel_ms, end_ms, _, _ = median_run(w, 50)
+        print(f"   ONE_LAUNCH_FINISH_MAX={gpu_fast.ONE_LAUNCH_FINISH_MAX}: run() kernel {kernel_ms:.3f} ms, "
+              f"end to end {end_ms:.3f} ms, GPU ms per launch {phase_ms(w)}", flush=True)
+    gpu_fast.ONE_LAUNCH_FINISH_MAX = finish
 
 
 if __name__ == "__main__":
