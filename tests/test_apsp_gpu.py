@@ -76,9 +76,11 @@ def test_fast_variant_zero_cost_cycles_give_simple_routes(fast_path):
 
 
 def test_fast_variant_repeated_and_resized_calls_stay_exact(monkeypatch):
-    # Kept buffers (small graphs) must not leak one answer into the next, nor a size into another.
-    for pinned_max in (10**9, 0):
+    # Kept buffers (small graphs) must not leak one answer into the next, nor a size into another;
+    # with the answer pool full, small graphs copy their answer back like large ones.
+    for pinned_max, pool_bytes in ((10**9, 10**9), (10**9, 0), (0, 10**9)):
         monkeypatch.setattr(gpu_fast, "PINNED_MAX", pinned_max)
+        monkeypatch.setattr(gpu_fast._ANSWERS, "max_bytes", pool_bytes)
         for n, seed in ((B + 2, 1), (B + 2, 2), (B - 3, 3)):
             check(paper_random_graph(n, 50, seed=seed), "gpu-fast")
 

@@ -11,6 +11,8 @@ a view kept anywhere keeps its buffer out of reuse.
 import sys
 from typing import Callable
 
+import numpy as np
+
 
 class _Buffer:
     def __init__(self, kernel_arg, host):
@@ -24,26 +26,29 @@ class _Buffer:
 
 
 class AnswerPool:
-    """Buffers of one shape at a time, at most ``max_bytes`` of them kept; ``allocate(shape)``
-    returns (what a kernel takes, the same memory as a host ndarray)."""
+    """Buffers of one shape at a time, at most ``max_bytes`` of them; ``allocate(shape)``
+    returns (what a kernel takes, the same memory as a host ndarray of ``dtype``)."""
 
-    def __init__(self, allocate: Callable, max_bytes: int):
-        self._allocate, self.max_bytes = allocate, max_bytes
+    def __init__(self, allocate: Callable, max_bytes: int, dtype=np.int32):
+        self._allocate, self.max_bytes, self.itemsize = allocate, max_bytes, np.dtype(dtype).itemsize
         self._kept: list[_Buffer] = []
 
-    def take(self, shape: tuple) -> tuple:
-        """(kernel argument, host ndarray) of ``shape`` that no earlier answer still uses. Kept
-        buffers of another shape are let go (those still viewed are freed with their views)."""
+    def take(self, shape: tuple):
+        """(kernel argument, host ndarray) of ``shape`` that no earlier answer still uses, or
+        None when every buffer is in use and another would pass ``max_bytes`` (page-locked
+        memory is scarce and slow to allocate: the caller copies its answer instead). Buffers
+        of another shape are let go (those still viewed are freed with their views)."""
         self._kept = [b for b in self._kept if b.host.shape == shape]
         for buffer in self._kept:
             if buffer.references() == buffer.idle_refs:
                 return buffer.kernel_arg, buffer.host
+        if sum(b.nbytes for b in self._kept) + self.itemsize * int(np.prod(shape)) > self.max_bytes:
+            return None
         buffer = _Buffer(*self._allocate(shape))
         buffer.idle_refs = buffer.references()
-        if sum(b.nbytes for b in self._kept) + buffer.nbytes <= self.max_bytes:
-            self._kept.append(buffer)
+        self._kept.append(buffer)
         return buffer.kernel_arg, buffer.host
 
     def kept(self) -> int:
-        """How many buffers are kept now (in use or not)."""
+        """How many buffers of the current shape exist now (in use or not)."""
         return len(self._kept)

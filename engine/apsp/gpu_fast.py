@@ -490,9 +490,10 @@ def launch_all(W, D, V, T, O, nb: int, after=lambda step: None):
 
 # Padded sizes up to this read their input from, and write their answer into, page-locked host
 # memory mapped into the device: no copy calls, and the answer is handed out as views of a
-# pooled buffer (for small graphs the copies, not the kernels, were most of the time).
+# pooled buffer when the pool has one free (for small graphs the copies, not the kernels, were
+# most of the time).
 PINNED_MAX = 4096
-ANSWER_POOL_BYTES = 256 << 20  # page-locked answer buffers kept for reuse, at most
+ANSWER_POOL_BYTES = 256 << 20  # page-locked answer buffers, at most (beyond: copied back)
 _LOCK = threading.Lock()  # one solve at a time uses the kept buffers
 _BUFFERS: dict = {}       # the last size's device buffers and mapped input
 
@@ -531,15 +532,19 @@ def run(w):
         return empty_result(w, "via")
     nb = ceil_div(n, B)
     with _LOCK:
-        if nb * B <= PINNED_MAX:
+        small = nb * B <= PINNED_MAX
+        if small:
             buf = _buffers(n, nb * B)
             buf["w"][...] = w
-            W, (O, answer) = buf["W"], _ANSWERS.take((2, n, n))
-        else:  # device buffers for this call only; the answer copied back once, below
+            W = buf["W"]
+        else:  # device buffers for this call only
             _BUFFERS.clear()
-            buf, answer = _device_buffers(nb * B), None
+            buf = _device_buffers(nb * B)
             W = cuda.to_device(np.ascontiguousarray(w, dtype=np.int32))
-            O = cuda.device_array((2, n, n), np.int32)
+        # The answer: into a pooled mapped buffer, or (large, or the pool full) on the device
+        # and copied back once, below.
+        taken = _ANSWERS.take((2, n, n)) if small else None
+        O, answer = taken or (cuda.device_array((2, n, n), np.int32), None)
         seconds = timed_on_device(lambda: launch_all(W, buf["D"], buf["V"], buf["T"], O, nb))
     answer = O.copy_to_host() if answer is None else answer
     return answer[0], RouteMatrix("via", answer[1]), seconds
