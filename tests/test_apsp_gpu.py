@@ -34,11 +34,10 @@ def check(cost, variant):
     return result
 
 
-@pytest.fixture(params=["one launch", "one launch, finished apart", "many launches"])
+@pytest.fixture(params=["one launch", "many launches"])
 def fast_path(request, monkeypatch):
     """gpu-fast on each of its schedules, whatever the graph's size."""
     monkeypatch.setattr(gpu_fast, "ONE_LAUNCH_MAX", 0 if request.param == "many launches" else -1)
-    monkeypatch.setattr(gpu_fast, "ONE_LAUNCH_FINISH_MAX", 0 if "apart" in request.param else -1)
     return request.param
 
 
@@ -78,8 +77,8 @@ def test_fast_variant_zero_cost_cycles_give_simple_routes(fast_path):
 def test_fast_variant_repeated_and_resized_calls_stay_exact(monkeypatch):
     # Kept buffers (small graphs) must not leak one answer into the next, nor a size into another;
     # with the answer pool full, small graphs copy their answer back like large ones.
-    for pinned_max, pool_bytes in ((10**9, 10**9), (10**9, 0), (0, 10**9)):
-        monkeypatch.setattr(gpu_fast, "PINNED_MAX", pinned_max)
+    for mapped_max, pool_bytes in ((10**9, 10**9), (10**9, 0), (0, 10**9)):
+        monkeypatch.setattr(gpu_fast, "MAPPED_MAX", mapped_max)
         monkeypatch.setattr(gpu_fast._ANSWERS, "max_bytes", pool_bytes)
         for n, seed in ((B + 2, 1), (B + 2, 2), (B - 3, 3)):
             check(paper_random_graph(n, 50, seed=seed), "gpu-fast")

@@ -23,13 +23,12 @@ What makes it fast:
   only mark an improved cell with its round; after the last round ``recover`` finds, for each
   marked cell, a k of that round's block with d(i, k) + d(k, j) = d(i, j) in the final
   distances (64 candidates, not n);
-- one launch for the whole solve where the graph is small (a persistent cooperative kernel,
-  one grid barrier per k-block — a block with a phase-3 tile also computes the row and column
-  tiles it needs — and, for the smallest, the via recovery and the export in the same launch),
-  two launches per k-block where it is large; the recovery and the export launched after them;
-- the answer is exported unpadded (distances and vias, 2×n×n); for small graphs the kernels
-  read the input from and write the answer into page-locked host memory mapped into the device,
-  and the answer is handed out as views of a pooled buffer (``answer_pool``): no copy calls.
+- one launch for every k-block where the graph is small (a persistent cooperative kernel, one
+  grid barrier per k-block: a block with a phase-3 tile also computes the row and column tiles
+  it needs), two launches per k-block where it is large; the via recovery after either.
+- small graphs (padded ≤ ``MAPPED_MAX``) have no copy calls: the kernels read the input from
+  page-locked host memory mapped into the device, and write the unpadded answer (distances and
+  vias) into a mapped buffer from a pool (``answer_pool``), handed out as views.
 
 Tile and cell sizes are module constants chosen by ``gpu_device.simulated()``: Numba's CUDA
 simulator runs each GPU thread as a Python thread, so it gets 16×16 tiles of 4×4 threads.
@@ -63,11 +62,8 @@ TILE_PAD = 4
 # candidate k and row; each thread loads RECOVER_BATCH cells' operands before testing any.
 RECOVER_ROWS = THREADS * THREADS // B
 RECOVER_COLUMNS, RECOVER_BATCH = (8, 4) if SIMULATED else (32, 2)
-# Largest padded size solved by the single persistent launch (0: never; -1: always), and the
-# largest where that launch also recovers the vias and exports the answer (saving two launches
-# but recovering at one block per SM; 512 is a guess awaiting `probe_small` on the H100).
+# Largest padded size solved by the single persistent launch (0: never; -1: always).
 ONE_LAUNCH_MAX = 10**9 if SIMULATED else 1536
-ONE_LAUNCH_FINISH_MAX = 512
 
 
 def _cells():
@@ -326,39 +322,27 @@ def transpose(D, T):
     transpose_tile(D, T, cuda.blockIdx.y * B, cuda.blockIdx.x * B, S, tid)
 
 
-@cuda.jit(device=True)
-def recover_task(D, V, T, t, tid):
-    """Recovery task t: RECOVER_ROWS rows × RECOVER_COLUMNS cells, one thread per candidate
-    and row (tasks numbered along the rows)."""
-    columns = D.shape[1] // RECOVER_COLUMNS
-    i = t // columns * RECOVER_ROWS + tid // B
-    recover_cells(D, V, T, i, t % columns * RECOVER_COLUMNS, tid % B)
-
-
-@cuda.jit(device=True)
-def export_row(D, V, O, i, tid):
-    """Row i of the answer, unpadded: O[0] the distances, O[1] the vias."""
-    for j in range(tid, O.shape[2], THREADS):
-        O[0, i, j] = D[i, j]
-        O[1, i, j] = V[i, j]
-
-
 @cuda.jit(SIG_DVT, cache=CACHE)
 def recover(D, V, T):
     tid = cuda.threadIdx.y * cuda.blockDim.x + cuda.threadIdx.x
-    recover_task(D, V, T, cuda.blockIdx.y * cuda.gridDim.x + cuda.blockIdx.x, tid)
+    i = cuda.blockIdx.y * RECOVER_ROWS + tid // B
+    recover_cells(D, V, T, i, cuda.blockIdx.x * RECOVER_COLUMNS, tid % B)
 
 
 @cuda.jit(SIG_EXPORT, cache=CACHE)
 def export(D, V, O):
-    export_row(D, V, O, cuda.blockIdx.x, cuda.threadIdx.x)
+    """Row blockIdx.x of the answer, unpadded: O[0] the distances, O[1] the vias."""
+    i = cuda.blockIdx.x
+    for j in range(cuda.threadIdx.x, O.shape[2], cuda.blockDim.x):
+        O[0, i, j] = D[i, j]
+        O[1, i, j] = V[i, j]
 
 
-def one_launch(W, D, V, T, O, nb, finish):
-    """Every k-block in one persistent launch, one grid barrier per k-block (every block closes
-    the diagonal tile itself, and a block with a phase-3 tile also computes the row and column
-    tiles it needs: values equal to those their owners write, so reading a mix of old and new
-    is harmless); then, if ``finish``, the transpose, the via recovery and the export too."""
+def one_launch(W, D, V, nb):
+    """Every k-block in one persistent launch, one grid barrier per k-block: every block
+    closes the diagonal tile itself, and a block with a phase-3 tile also computes the row and
+    column tiles it needs (values equal to those their owners write, so reading a mix of old
+    and new is harmless)."""
     grid = cuda.cg.this_grid()
     C = cuda.shared.array(SQUARE, int32, alignment=16)
     As = cuda.shared.array(SQUARE, int32, alignment=16)
@@ -386,16 +370,6 @@ def one_launch(W, D, V, T, O, nb, finish):
                 mul_global(D, V, i, j, mark, As, Bs)
             cuda.syncthreads()
         grid.sync()
-    if not finish:
-        return
-    for t in range(cuda.blockIdx.x, nb * nb, cuda.gridDim.x):
-        transpose_tile(D, T, t // nb * B, t % nb * B, C, tid)
-    grid.sync()
-    for t in range(cuda.blockIdx.x, nb * nb * B * B // (RECOVER_ROWS * RECOVER_COLUMNS), cuda.gridDim.x):
-        recover_task(D, V, T, t, tid)
-    grid.sync()
-    for i in range(cuda.blockIdx.x, O.shape[1], cuda.gridDim.x):
-        export_row(D, V, O, i, tid)
 '''
 
 
@@ -435,8 +409,7 @@ def _one_launch():
     (grid barriers need the CUDA toolkit's cudadevrt library); then every size takes the
     many-launch path."""
     try:
-        kernel = cuda.jit("void(int32[:, ::1], int32[:, ::1], int32[:, ::1], int32[:, ::1], "
-                          "int32[:, :, ::1], int32, boolean)",
+        kernel = cuda.jit("void(int32[:, ::1], int32[:, ::1], int32[:, ::1], int32)",
                           cache=not SIMULATED)(_kernels().one_launch)
         if SIMULATED:
             return kernel, 1  # the simulator runs cooperative grids of one block only
@@ -451,23 +424,20 @@ def _one_launch():
 ONE_LAUNCH_ERROR = None  # why the one-launch path could not be built, if it could not
 
 
-def launch_all(W, D, V, T, O, nb: int, after=lambda step: None):
-    """Queue the whole solve: pad W (n×n) into D (V = -1), every k-block, the via recovery (T:
-    scratch for D transposed), then the answer into O (2×n×n: distances, vias). D, V and T are
-    nb·B square and 16-byte aligned (``load4`` reads them), as ``_device_buffers`` makes them;
-    W and O may be mapped host memory. ``after(step)`` is called once each launch is queued
-    (the GPU probes time the steps with it)."""
+def launch_all(W, D, V, T, nb: int, O=None, after=lambda step: None):
+    """Queue the whole solve: pad W into D (V = -1), every k-block, then the via recovery (T:
+    scratch for D transposed), then, if O (2×n×n) is given, the unpadded answer into it. D and
+    V are nb·B square and 16-byte aligned (``load4`` reads them), as ``_device_buffers`` makes
+    them; W and O may be mapped host memory. ``after(step)`` is called once each launch is
+    queued (the GPU probes time the steps with it)."""
     k = _kernels()
     size = nb * B
     tile = (THREADS, THREADS)
     one = _one_launch() if ONE_LAUNCH_MAX < 0 or size <= ONE_LAUNCH_MAX else None
     if one is not None:
         kernel, most = one
-        finish = ONE_LAUNCH_FINISH_MAX < 0 or size <= ONE_LAUNCH_FINISH_MAX
-        kernel[max(1, min(most, nb * nb)), tile](W, D, V, T, O, nb, finish)
+        kernel[max(1, min(most, nb * nb)), tile](W, D, V, nb)
         after("one launch")
-        if finish:
-            return
     else:
         k.pad[(size, ceil_div(size, 256)), 256](W, D, V)
         after("pad")
@@ -478,29 +448,31 @@ def launch_all(W, D, V, T, O, nb: int, after=lambda step: None):
             if nb > 1:
                 inner(D, V, kb, nb)
                 after("phase 3")
-    # Launched apart, at full occupancy (the persistent kernel runs one block per SM, its
-    # register budget), unless the one launch finishes the solve itself.
+    # Launched apart even after the persistent kernel: at full occupancy, not its register
+    # budget, and queued while it runs.
     k.transpose[(nb, nb), tile](D, T)
     after("transpose")
     k.recover[(size // RECOVER_COLUMNS, size // RECOVER_ROWS), tile](D, V, T)
     after("recover")
-    k.export[O.shape[1], THREADS * THREADS](D, V, O)
-    after("export")
+    if O is not None:
+        k.export[O.shape[1], THREADS * THREADS](D, V, O)
+        after("export")
 
 
 # Padded sizes up to this read their input from, and write their answer into, page-locked host
-# memory mapped into the device: no copy calls, and the answer is handed out as views of a
-# pooled buffer when the pool has one free (for small graphs the copies, not the kernels, were
-# most of the time).
-PINNED_MAX = 4096
-ANSWER_POOL_BYTES = 256 << 20  # page-locked answer buffers, at most (beyond: copied back)
+# memory mapped into the device: no copy calls (for small graphs Numba's per-call cost of a
+# copy, not the bus, was most of the end-to-end time). Larger ones copy; their answer is
+# handed out as views of the padded copy (at n = 25,000 each copy of it costs a second).
+MAPPED_MAX = 2048
+ANSWER_POOL_BYTES = 256 << 20  # mapped answer buffers kept, at most (beyond: copied back)
 _LOCK = threading.Lock()  # one solve at a time uses the kept buffers
-_BUFFERS: dict = {}       # the last size's device buffers and mapped input
+_BUFFERS: dict = {}       # the last small size's device buffers and mapped input
 
 
 def _device_buffers(size: int) -> dict:
-    """D (distances), V (vias) and T (D transposed), each padded to size × size."""
-    return {name: cuda.device_array((size, size), np.int32) for name in "DVT"}
+    """DV (distances and vias side by side: one copy brings both back) and T, padded."""
+    return dict(DV=cuda.device_array((2, size, size), np.int32),
+                T=cuda.device_array((size, size), np.int32))
 
 
 def _mapped(shape) -> tuple:
@@ -516,9 +488,9 @@ def _mapped(shape) -> tuple:
 _ANSWERS = AnswerPool(_mapped, ANSWER_POOL_BYTES)
 
 
-def _buffers(n: int, size: int) -> dict:
-    """Device buffers for this size, kept for the next call with the mapped input W (the app
-    solves the same airport again and again; only the last size is kept)."""
+def _small_buffers(n: int, size: int) -> dict:
+    """Device buffers and the mapped input W (host view w) for this size, kept for the next
+    call (the app solves the same airport again and again; only the last size is kept)."""
     if _BUFFERS.get("key") != (n, size):
         _BUFFERS.clear()
         _BUFFERS.update(key=(n, size), **_device_buffers(size))
@@ -532,19 +504,19 @@ def run(w):
         return empty_result(w, "via")
     nb = ceil_div(n, B)
     with _LOCK:
-        small = nb * B <= PINNED_MAX
-        if small:
-            buf = _buffers(n, nb * B)
+        if nb * B <= MAPPED_MAX:
+            buf = _small_buffers(n, nb * B)
             buf["w"][...] = w
             W = buf["W"]
+            # The answer straight into a pooled mapped buffer; with every one still in use, on
+            # the device and copied back.
+            O, answer = _ANSWERS.take((2, n, n)) or (cuda.device_array((2, n, n), np.int32), None)
         else:  # device buffers for this call only
             _BUFFERS.clear()
             buf = _device_buffers(nb * B)
-            W = cuda.to_device(np.ascontiguousarray(w, dtype=np.int32))
-        # The answer: into a pooled mapped buffer, or (large, or the pool full) on the device
-        # and copied back once, below.
-        taken = _ANSWERS.take((2, n, n)) if small else None
-        O, answer = taken or (cuda.device_array((2, n, n), np.int32), None)
-        seconds = timed_on_device(lambda: launch_all(W, buf["D"], buf["V"], buf["T"], O, nb))
-    answer = O.copy_to_host() if answer is None else answer
-    return answer[0], RouteMatrix("via", answer[1]), seconds
+            W, O, answer = cuda.to_device(np.ascontiguousarray(w, dtype=np.int32)), None, None
+        DV = buf["DV"]
+        seconds = timed_on_device(lambda: launch_all(W, DV[0], DV[1], buf["T"], nb, O))
+        if answer is None:
+            answer = (DV if O is None else O).copy_to_host()
+    return answer[0, :n, :n], RouteMatrix("via", answer[1, :n, :n]), seconds

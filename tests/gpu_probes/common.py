@@ -79,12 +79,11 @@ def checked(rng, n: int = PROBE_N):
 
 
 def on_device(w):
-    """w copied to the device, the padded D, V, T, a device answer O and the k-block count:
-    what ``gpu_fast.launch_all`` takes."""
+    """w copied to the device, the padded D, V, T and the k-block count: what
+    ``gpu_fast.launch_all`` takes."""
     nb = ceil_div(len(w), gpu_fast.B)
     buf = gpu_fast._device_buffers(nb * gpu_fast.B)
-    answer = cuda.device_array((2, len(w), len(w)), np.int32)
-    return cuda.to_device(w), buf["D"], buf["V"], buf["T"], answer, nb
+    return cuda.to_device(w), buf["DV"][0], buf["DV"][1], buf["T"], nb
 
 
 class _Stop(Exception):
@@ -94,14 +93,14 @@ class _Stop(Exception):
 def marked_rounds(w):
     """Device D, V (improved cells still marked with their round) and T after every round and
     the transpose, ready for the recovery alone: (D, V, T, host copy of the marks, size)."""
-    W, D, V, T, O, nb = on_device(w)
+    W, D, V, T, nb = on_device(w)
 
     def stop_before_recovery(step):
         if step == "transpose":
             raise _Stop
 
     try:
-        gpu_fast.launch_all(W, D, V, T, O, nb, after=stop_before_recovery)
+        gpu_fast.launch_all(W, D, V, T, nb, after=stop_before_recovery)
     except _Stop:
         pass
     return D, V, T, V.copy_to_host(), nb * gpu_fast.B
@@ -136,7 +135,7 @@ def event_ms(launch, before=lambda: None, reps: int = 4) -> float:
 def phase_ms(w) -> dict:
     """GPU milliseconds of each step of a whole solve of ``w`` (CUDA events recorded between
     the launches ``gpu_fast.launch_all`` queues), and their sum."""
-    W, D, V, T, O, nb = on_device(w)
+    W, D, V, T, nb = on_device(w)
     events = []
 
     def record(step):
@@ -145,7 +144,7 @@ def phase_ms(w) -> dict:
         events.append((step, event))
 
     record("start")
-    gpu_fast.launch_all(W, D, V, T, O, nb, after=record)
+    gpu_fast.launch_all(W, D, V, T, nb, after=record)
     events[-1][1].synchronize()
     total = {}
     for (_, a), (step, b) in zip(events, events[1:]):

@@ -2,11 +2,11 @@
 end to end, the GPU time of each launch (CUDA events), and the host primitives that ``run``
 is made of, each timed alone — filling the mapped input, taking an answer buffer from the
 pool, the queued launches with their synchronisation — and the same launches with the input
-and answer in device memory instead of mapped host memory, and the one launch finishing the
-solve against launching the recovery apart, for comparison.
+and answer in device memory instead of mapped host memory, for comparison.
 Runs on the code as committed: ``python3 -m tests.gpu_probes.probe_small``."""
 import os
 
+import numpy as np
 from numba import cuda
 
 from engine.apsp import gpu_fast
@@ -24,27 +24,21 @@ def main():
     print(f"n={N} run(): kernel {kernel_ms:.3f} ms, end to end {end_ms:.3f} ms", flush=True)
     print("   GPU ms per launch", phase_ms(w), phase_ms(w), flush=True)
     nb = ceil_div(N, gpu_fast.B)
-    buf = gpu_fast._buffers(N, nb * gpu_fast.B)
+    buf = gpu_fast._small_buffers(N, nb * gpu_fast.B)
     O, _ = gpu_fast._ANSWERS.take((2, N, N))
-    W_dev, D, V, T, O_dev, _ = on_device(w)
+    O_dev = cuda.device_array((2, N, N), np.int32)
+    W_dev, D, V, T, _ = on_device(w)
     steps = {
         "fill mapped input": lambda: buf["w"].__setitem__(Ellipsis, w),
         "take answer buffer": lambda: gpu_fast._ANSWERS.take((2, N, N)),
         "launches + sync, mapped input and answer": lambda: timed_on_device(
-            lambda: gpu_fast.launch_all(buf["W"], D, V, T, O, nb)),
+            lambda: gpu_fast.launch_all(buf["W"], D, V, T, nb, O)),
         "launches + sync, device input and answer": lambda: timed_on_device(
-            lambda: gpu_fast.launch_all(W_dev, D, V, T, O_dev, nb)),
+            lambda: gpu_fast.launch_all(W_dev, D, V, T, nb, O_dev)),
         "synchronize alone": cuda.synchronize,
     }
     for name, step in steps.items():
         print(f"   {name}: {median_ms(step, 50):.3f} ms", flush=True)
-    finish = gpu_fast.ONE_LAUNCH_FINISH_MAX
-    for gpu_fast.ONE_LAUNCH_FINISH_MAX in (-1, 0):  # the one launch finishing the solve, or not
-        kernel_ms, end_ms, _, _ = median_run(w, 50)
-        print(f"   ONE_LAUNCH_FINISH_MAX={gpu_fast.ONE_LAUNCH_FINISH_MAX}: run() kernel {kernel_ms:.3f} ms, "
-              f"end to end {end_ms:.3f} ms, GPU ms per launch {phase_ms(w)}", flush=True)
-    gpu_fast.ONE_LAUNCH_FINISH_MAX = finish
-
 
 if __name__ == "__main__":
     main()
