@@ -460,10 +460,11 @@ def launch_all(W, D, V, T, nb: int, O=None, after=lambda step: None):
 
 
 # Padded sizes up to this read their input from, and write their answer into, page-locked host
-# memory mapped into the device: no copy calls (for small graphs Numba's per-call cost of a
-# copy, not the bus, was most of the end-to-end time). Larger ones copy; their answer is
-# handed out as views of the padded copy (at n = 25,000 each copy of it costs a second).
-MAPPED_MAX = 2048
+# memory mapped into the device: no copy calls (measured on the H100, end to end: n = 500
+# 1.5 → 0.8 ms, the 2,253-node hub 24.7 → 8.0 ms; at n = 4,000 no gain and a slower solve, as
+# the answer crosses PCIe inside the kernels). Larger ones copy; their answer is handed out as
+# views of the padded copy (at n = 25,000 each copy of it costs a second).
+MAPPED_MAX = 3072
 ANSWER_POOL_BYTES = 256 << 20  # mapped answer buffers kept, at most (beyond: copied back)
 _LOCK = threading.Lock()  # one solve at a time uses the kept buffers
 _BUFFERS: dict = {}       # the last small size's device buffers and mapped input
