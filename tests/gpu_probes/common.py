@@ -83,7 +83,7 @@ def on_device(w):
     ``gpu_fast.launch_all`` takes."""
     nb = ceil_div(len(w), gpu_fast.B)
     buf = gpu_fast._device_buffers(nb * gpu_fast.B)
-    return cuda.to_device(w), buf["DV"][0], buf["DV"][1], buf["T"], nb
+    return cuda.to_device(w), buf["D"], buf["V"], buf["T"], nb
 
 
 class _Stop(Exception):

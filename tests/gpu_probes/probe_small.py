@@ -1,8 +1,8 @@
 """Where the time of a small solve goes (n = 500 unless PROBE_N says): ``gpu_fast.run``
 end to end, the GPU time of each launch (CUDA events), and the host primitives that ``run``
 is made of, each timed alone — filling the mapped input, taking an answer buffer from the
-pool, the queued launches with their synchronisation — and the same launches with the input
-and answer in device memory instead of mapped host memory, for comparison.
+pool, slicing a device array, the queued launches with their synchronisation — and the same
+launches with the input and answer in device memory instead of mapped host memory.
 Runs on the code as committed: ``python3 -m tests.gpu_probes.probe_small``."""
 import os
 
@@ -31,6 +31,7 @@ def main():
     steps = {
         "fill mapped input": lambda: buf["w"].__setitem__(Ellipsis, w),
         "take answer buffer": lambda: gpu_fast._ANSWERS.take((2, N, N)),
+        "slice a device array (DV[0])": lambda: buf["DV"][0],
         "launches + sync, mapped input and answer": lambda: timed_on_device(
             lambda: gpu_fast.launch_all(buf["W"], D, V, T, nb, O)),
         "launches + sync, device input and answer": lambda: timed_on_device(
