@@ -386,9 +386,13 @@ def _generated_source() -> str:
 
 @functools.cache
 def _kernels():
-    """The compiled kernels (compiled on first use, before any timing; cached on disk on a GPU:
-    the generated source is written to a file so Numba's cache can key on it)."""
-    source = _generated_source()
+    """The compiled kernels (compiled on first use, before any timing; cached on disk on a GPU)."""
+    return module_from_source(_generated_source())
+
+
+def module_from_source(source: str):
+    """Import generated kernel source as a module, written to a file named by its digest so
+    Numba's cache can key on it (the GPU probes load variants of the kernels this way too)."""
     digest = hashlib.sha1(source.encode()).hexdigest()[:12]
     folder = os.path.join(tempfile.gettempdir(), "bagroute_gpu_fast")
     os.makedirs(folder, exist_ok=True)

@@ -6,10 +6,8 @@ The one-launch kernel of gpu-fast pays one barrier per k-block (eight at n = 500
 rebuilt with the atomic barrier instead and timed against itself at PROBE_N (500), with its
 distances and marks compared.
 Runs on the code as committed: ``python3 -m tests.gpu_probes.probe_barrier``."""
-import importlib.util
 import inspect
 import os
-import tempfile
 
 import numpy as np
 from numba import cuda, int32
@@ -73,12 +71,7 @@ def one_launch_with_atomic_barrier():
     source = source.replace("def one_launch(W, D, V, nb):", "def one_launch(W, D, V, nb, sync):")
     source = source.replace("grid.sync()", "atomic_barrier(sync, tid)")
     source += "\n\n" + inspect.getsource(atomic_barrier.py_func)
-    path = os.path.join(tempfile.mkdtemp(), "fw_fast_atomic.py")
-    with open(path, "w") as f:
-        f.write(source)
-    spec = importlib.util.spec_from_file_location("fw_fast_atomic", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = gpu_fast.module_from_source(source)
     return cuda.jit("void(int32[:, ::1], int32[:, ::1], int32[:, ::1], int32, int32[::1])")(module.one_launch)
 
 
@@ -89,12 +82,12 @@ def compare_one_launch(sync):
     w = graph(N, seed=5)
     W, D, V, _, nb = on_device(w)
     blocks, tile = max(1, min(most, nb * nb)), (gpu_fast.THREADS, gpu_fast.THREADS)
-    answers, times = [], []
+    answers = []
     for name, launch in (("grid.sync", lambda: kernel[blocks, tile](W, D, V, nb)),
                          ("atomic", lambda: twin[blocks, tile](W, D, V, nb, sync))):
-        times.append(event_ms(launch, reps=21))
+        ms = event_ms(launch, reps=21)
         answers.append((D.copy_to_host(), V.copy_to_host()))
-        print(f"n={N} one launch, {name} barriers: {times[-1]:.3f} ms GPU", flush=True)
+        print(f"n={N} one launch, {name} barriers: {ms:.3f} ms GPU", flush=True)
     same = all(np.array_equal(a, b) for a, b in zip(*answers))
     print(f"   distances and marks identical: {same}", flush=True)
 

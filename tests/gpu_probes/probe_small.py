@@ -41,5 +41,6 @@ def main():
     for name, step in steps.items():
         print(f"   {name}: {median_ms(step, 50):.3f} ms", flush=True)
 
+
 if __name__ == "__main__":
     main()
