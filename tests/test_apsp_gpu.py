@@ -10,6 +10,7 @@ import pytest
 from engine.apsp import solve
 from engine.apsp import gpu_fast
 from engine.apsp.gpu_device import simulated
+from engine.apsp.matrix import to_int32_costs
 from engine.apsp.random_graph import paper_random_graph
 from tests.apsp_reference import assert_routes_sum_to_distances, scipy_distances
 
@@ -76,10 +77,13 @@ def test_fast_variant_zero_cost_cycles_give_simple_routes(fast_path):
 
 def test_fast_variant_repeated_and_resized_calls_stay_exact(monkeypatch):
     # Kept buffers (small graphs) must not leak one answer into the next, nor a size into another;
-    # with the answer pool full, small graphs copy their answer back like large ones.
-    for mapped_max, pool_bytes in ((10**9, 10**9), (10**9, 0), (0, 10**9)):
+    # with the answer pool full, small graphs copy their answer back like large ones, and with
+    # the input pool full, their input is copied into the kept mapped buffer.
+    for mapped_max, answer_bytes, input_bytes in ((10**9, 10**9, 10**9), (10**9, 0, 10**9),
+                                                  (10**9, 10**9, 0), (0, 10**9, 10**9)):
         monkeypatch.setattr(gpu_fast, "MAPPED_MAX", mapped_max)
-        monkeypatch.setattr(gpu_fast._ANSWERS, "max_bytes", pool_bytes)
+        monkeypatch.setattr(gpu_fast._ANSWERS, "max_bytes", answer_bytes)
+        monkeypatch.setattr(gpu_fast._INPUTS, "max_bytes", input_bytes)
         for n, seed in ((B + 2, 1), (B + 2, 2), (B - 3, 3)):
             check(paper_random_graph(n, 50, seed=seed), "gpu-fast")
 
@@ -96,6 +100,18 @@ def test_answers_kept_by_the_caller_survive_later_solves(fast_path):
         del result
     for row, snapshot in zip(kept, snapshots):
         np.testing.assert_array_equal(row, snapshot[0])
+
+
+def test_small_inputs_are_solved_where_they_were_converted_and_kept_while_used():
+    # solve() converts a small graph's costs into a pooled buffer the kernels read directly;
+    # a result's cost matrix is that buffer, so later solves must not write over it.
+    n = B + 5
+    costs = [paper_random_graph(n, 30, seed=seed) for seed in (1, 2, 3)]
+    results = [solve(cost, variant="gpu-fast") for cost in costs]
+    for cost, result in zip(costs, results):
+        assert gpu_fast._INPUTS.kernel_arg(result.cost) is not None, "the input was copied"
+        np.testing.assert_array_equal(result.cost, to_int32_costs(cost))
+        np.testing.assert_array_equal(result.dist, scipy_distances(cost))
 
 
 def test_kernel_time_is_part_of_the_total_time():

@@ -27,8 +27,10 @@ What makes it fast:
   grid barrier per k-block: a block with a phase-3 tile also computes the row and column tiles
   it needs), two launches per k-block where it is large; the via recovery after either.
 - small graphs (padded ≤ ``MAPPED_MAX``) have no copy calls: the kernels read the input from
-  page-locked host memory mapped into the device, and write the unpadded answer (distances and
-  vias) into a mapped buffer from a pool (``answer_pool``), handed out as views.
+  page-locked host memory mapped into the device (``solve`` converts the costs straight into
+  it: ``input_array``), and the via recovery writes the unpadded
+  answer (distances and vias) into a mapped buffer from a pool (``answer_pool``), handed out
+  as views.
 
 Tile and cell sizes are module constants chosen by ``gpu_device.simulated()``: Numba's CUDA
 simulator runs each GPU thread as a Python thread, so it gets 16×16 tiles of 4×4 threads.
@@ -39,13 +41,14 @@ import functools
 import hashlib
 import importlib.util
 import os
+import re
 import tempfile
 import threading
 
 import numpy as np
 from numba import cuda
 
-from .answer_pool import AnswerPool
+from .buffer_pool import BufferPool
 from .gpu_common import SIMULATED, ceil_div, empty_result, timed_on_device
 from .matrix import INF
 from .routes import RouteMatrix
@@ -329,13 +332,23 @@ def recover(D, V, T):
     recover_cells(D, V, T, i, cuda.blockIdx.x * RECOVER_COLUMNS, tid % B)
 
 
-@cuda.jit(SIG_EXPORT, cache=CACHE)
-def export(D, V, O):
-    """Row blockIdx.x of the answer, unpadded: O[0] the distances, O[1] the vias."""
-    i = cuda.blockIdx.x
-    for j in range(cuda.threadIdx.x, O.shape[2], cuda.blockDim.x):
-        O[0, i, j] = D[i, j]
-        O[1, i, j] = V[i, j]
+@cuda.jit(SIG_DVTO, cache=CACHE)
+def recover_export(D, V, T, O):
+    """``recover``, then the block's cells of the unpadded answer written out: O[0] the
+    distances, O[1] the vias (O in mapped host memory: the writes cross PCIe while other
+    blocks still recover)."""
+    tid = cuda.threadIdx.y * cuda.blockDim.x + cuda.threadIdx.x
+    i0 = cuda.blockIdx.y * RECOVER_ROWS
+    j0 = cuda.blockIdx.x * RECOVER_COLUMNS
+    recover_cells(D, V, T, i0 + tid // B, j0, tid % B)
+    cuda.syncthreads()
+    n = O.shape[2]
+    for e in range(tid, 2 * RECOVER_ROWS * RECOVER_COLUMNS, THREADS):
+        half = e // (RECOVER_ROWS * RECOVER_COLUMNS)
+        i = i0 + e // RECOVER_COLUMNS % RECOVER_ROWS
+        j = j0 + e % RECOVER_COLUMNS
+        if i < n and j < n:
+            O[half, i, j] = D[i, j] if half == 0 else V[i, j]
 
 
 def one_launch(W, D, V, nb):
@@ -375,12 +388,11 @@ def one_launch(W, D, V, nb):
 
 def _generated_source() -> str:
     """The kernels' module source, with this configuration's signatures and tile choices."""
-    matrices = lambda count: repr(f"void({', '.join(['int32[:, ::1]'] * count)})")  # noqa: E731
-    source = _kernels_source().replace("SIG_PAD", matrices(3)).replace(
-        "SIG_ROUND", repr("void(int32[:, ::1], int32[:, ::1], int32, int32)")).replace(
-        "SIG_DT", matrices(2)).replace("SIG_DVT", matrices(3)).replace(
-        "SIG_EXPORT", repr("void(int32[:, ::1], int32[:, ::1], int32[:, :, ::1])")).replace(
-        "CACHE", repr(not SIMULATED))
+    matrix, answer, index = "int32[:, ::1]", "int32[:, :, ::1]", "int32"
+    signatures = {"SIG_PAD": [matrix] * 3, "SIG_ROUND": [matrix, matrix, index, index],
+                  "SIG_DT": [matrix] * 2, "SIG_DVT": [matrix] * 3, "SIG_DVTO": [matrix] * 3 + [answer]}
+    source = re.sub(r"\bSIG_\w+\b", lambda m: repr(f"void({', '.join(signatures[m.group()])})"),
+                    _kernels_source()).replace("CACHE", repr(not SIMULATED))
     return source.replace(", alignment=16", "") if SIMULATED else source  # the simulator takes none
 
 
@@ -430,7 +442,7 @@ ONE_LAUNCH_ERROR = None  # why the one-launch path could not be built, if it cou
 
 def launch_all(W, D, V, T, nb: int, O=None, after=lambda step: None):
     """Queue the whole solve: pad W into D (V = -1), every k-block, then the via recovery (T:
-    scratch for D transposed), then, if O (2×n×n) is given, the unpadded answer into it. D and
+    scratch for D transposed), with it, if O (2×n×n) is given, the unpadded answer into it. D and
     V are nb·B square and 16-byte aligned (``load4`` reads them), as ``_device_buffers`` makes
     them; W and O may be mapped host memory. ``after(step)`` is called once each launch is
     queued (the GPU probes time the steps with it)."""
@@ -456,11 +468,12 @@ def launch_all(W, D, V, T, nb: int, O=None, after=lambda step: None):
     # budget, and queued while it runs.
     k.transpose[(nb, nb), tile](D, T)
     after("transpose")
-    k.recover[(size // RECOVER_COLUMNS, size // RECOVER_ROWS), tile](D, V, T)
+    recovery = (size // RECOVER_COLUMNS, size // RECOVER_ROWS), tile
+    if O is None:
+        k.recover[recovery](D, V, T)
+    else:
+        k.recover_export[recovery](D, V, T, O)
     after("recover")
-    if O is not None:
-        k.export[O.shape[1], THREADS * THREADS](D, V, O)
-        after("export")
 
 
 # Padded sizes up to this read their input from, and write their answer into, page-locked host
@@ -491,7 +504,18 @@ def _mapped(shape) -> tuple:
     return memory, np.ndarray.view(memory, np.ndarray)
 
 
-_ANSWERS = AnswerPool(_mapped, ANSWER_POOL_BYTES)
+_ANSWERS = BufferPool(_mapped, ANSWER_POOL_BYTES)
+_INPUTS = BufferPool(_mapped, ANSWER_POOL_BYTES // 2)  # the inputs of as many answers
+
+
+def input_array(n: int) -> np.ndarray | None:
+    """A mapped n×n int32 buffer for ``run``'s input where the graph is small, or None: the
+    caller converts its costs straight into it, and ``run`` skips copying them there."""
+    if n == 0 or ceil_div(n, B) * B > MAPPED_MAX:
+        return None
+    with _LOCK:
+        taken = _INPUTS.take((n, n))
+    return None if taken is None else taken[1]
 
 
 def _small_buffers(n: int, size: int) -> dict:
@@ -512,8 +536,10 @@ def run(w):
     with _LOCK:
         if nb * B <= MAPPED_MAX:
             buf = _small_buffers(n, nb * B)
-            buf["w"][...] = w
-            W = buf["W"]
+            W = _INPUTS.kernel_arg(w)  # w given by input_array: the kernels read it where it is
+            if W is None:
+                buf["w"][...] = w
+                W = buf["W"]
             # The answer straight into a pooled mapped buffer; with every one still in use, on
             # the device and copied back.
             O, answer = _ANSWERS.take((2, n, n)) or (cuda.device_array((2, n, n), np.int32), None)

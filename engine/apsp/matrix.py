@@ -72,8 +72,9 @@ _convert = _compiled(_convert)
 _to_float = _compiled(_to_float)
 
 
-def to_int32_costs(cost) -> np.ndarray:
-    """Validate ``cost`` (n×n, non-negative, integer-valued, ``np.inf`` = no edge) and convert it.
+def to_int32_costs(cost, out: np.ndarray | None = None) -> np.ndarray:
+    """Validate ``cost`` (n×n, non-negative, integer-valued, ``np.inf`` = no edge) and convert it,
+    into ``out`` (n×n C-contiguous int32: e.g. memory a GPU reads directly) when given.
 
     The diagonal becomes 0 (standing still is free). Raises ``ValueError`` naming the problem
     for non-square, NaN, negative, fractional costs or costs whose routes could overflow int32.
@@ -86,7 +87,7 @@ def to_int32_costs(cost) -> np.ndarray:
     if w.dtype == bool or np.issubdtype(w.dtype, np.complexfloating):
         w = w.astype(np.float64)
     n = w.shape[0]
-    out = np.empty((n, n), dtype=np.int32)
+    out = np.empty((n, n), dtype=np.int32) if out is None else out
     row_max = np.zeros(n, dtype=np.int64)
     problem = np.zeros(n, dtype=np.int8)
     column = np.zeros(n, dtype=np.int64)

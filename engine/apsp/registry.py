@@ -18,6 +18,9 @@ class Variant:
     description: str
     family: str   # "cpu" or "gpu"
     runner: str   # "module:function" inside engine.apsp, imported on first use
+    # "module:function" giving, for n, the n×n int32 array run() reads its input from fastest
+    # (None: any array will do)
+    input_buffer: str | None = None
 
     @property
     def reason(self) -> str | None:
@@ -32,9 +35,17 @@ class Variant:
         return self.reason is None
 
     def run(self, w: np.ndarray) -> tuple[np.ndarray, RouteMatrix, float]:
-        module, function = self.runner.split(":")
-        run: Runner = getattr(importlib.import_module(f"engine.apsp.{module}"), function)
+        run: Runner = _function(self.runner)
         return run(w)
+
+    def input_array(self, n: int) -> np.ndarray | None:
+        """Where the validated n×n int32 input is best written for ``run``, or None: anywhere."""
+        return _function(self.input_buffer)(n) if self.input_buffer and self.available else None
+
+
+def _function(name: str) -> Callable:
+    module, function = name.split(":")
+    return getattr(importlib.import_module(f"engine.apsp.{module}"), function)
 
 
 _VARIANTS = (
@@ -52,7 +63,7 @@ _VARIANTS = (
             "tiles (the paper's and seed 001's)", "gpu", "gpu_blocked:run"),
     Variant("gpu-fast", "GPU fast: blocked, 64×64 tiles with 4×4 cells per thread in registers, "
             "fused int32 add-min, via routes; one persistent launch for small graphs", "gpu",
-            "gpu_fast:run"),
+            "gpu_fast:run", "gpu_fast:input_array"),
 )
 
 

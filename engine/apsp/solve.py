@@ -22,10 +22,10 @@ def solve(cost, variant: str = "auto") -> APSPResult:
     driver error), falls back to the CPU; ``result.note`` says so and ``result.variant`` names
     the variant that really ran.
     """
-    w = to_int32_costs(cost)
-    if variant == AUTO:
-        variant = choose_variant(w.shape[0])
-    chosen = get_variant(variant)
+    cost = np.asarray(cost)
+    n = cost.shape[0] if cost.ndim == 2 and cost.shape[0] == cost.shape[1] else 0
+    chosen = get_variant(choose_variant(n) if variant == AUTO else variant)
+    w = to_int32_costs(cost, out=chosen.input_array(n))  # the shape is checked here too
     if not chosen.available:
         return _run(get_variant(CPU_FALLBACK), w,
                     note=f"{chosen.name} unavailable ({chosen.reason}); ran {CPU_FALLBACK} on the CPU")

@@ -132,10 +132,12 @@ def event_ms(launch, before=lambda: None, reps: int = 4) -> float:
     return statistics.median(times[1:])
 
 
-def phase_ms(w) -> dict:
+def phase_ms(w, W=None, O=None) -> dict:
     """GPU milliseconds of each step of a whole solve of ``w`` (CUDA events recorded between
-    the launches ``gpu_fast.launch_all`` queues), and their sum."""
-    W, D, V, T, nb = on_device(w)
+    the launches ``gpu_fast.launch_all`` queues), and their sum; ``W`` and ``O`` (e.g. mapped
+    input and answer) replace the device copy of ``w`` and the absent answer."""
+    W_dev, D, V, T, nb = on_device(w)
+    W = W_dev if W is None else W
     events = []
 
     def record(step):
@@ -144,7 +146,7 @@ def phase_ms(w) -> dict:
         events.append((step, event))
 
     record("start")
-    gpu_fast.launch_all(W, D, V, T, nb, after=record)
+    gpu_fast.launch_all(W, D, V, T, nb, O, after=record)
     events[-1][1].synchronize()
     total = {}
     for (_, a), (step, b) in zip(events, events[1:]):

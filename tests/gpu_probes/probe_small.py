@@ -2,18 +2,23 @@
 end to end, the GPU time of each launch (CUDA events), and the host primitives that ``run``
 is made of, each timed alone — filling the mapped input, taking an answer buffer from the
 pool, slicing a device array, the queued launches with their synchronisation — and the same
-launches with the input and answer in device memory instead of mapped host memory.
+launches with the input and answer in device memory instead of mapped host memory; and what
+the benchmark's end to end adds around ``run`` — ``solve()`` on a float64 cost matrix, its two
+conversions (serial and threaded), and what writing mapped memory from a kernel costs.
 Runs on the code as committed: ``python3 -m tests.gpu_probes.probe_small``."""
 import os
+from unittest import mock
 
+import numba
 import numpy as np
 from numba import cuda
 
-from engine.apsp import gpu_fast
+from engine.apsp import gpu_fast, matrix
 from engine.apsp.gpu_common import ceil_div, timed_on_device
+from engine.apsp.solve import solve
 
 from ..probe_timing import median_ms
-from .common import graph, median_run, on_device, phase_ms
+from .common import event_ms, graph, median_run, on_device, phase_ms
 
 N = int(os.environ.get("PROBE_N", 500))
 
@@ -23,6 +28,7 @@ def main():
     kernel_ms, end_ms, _, _ = median_run(w, 50)
     print(f"n={N} run(): kernel {kernel_ms:.3f} ms, end to end {end_ms:.3f} ms", flush=True)
     print("   GPU ms per launch", phase_ms(w), phase_ms(w), flush=True)
+    end_to_end(w)
     nb = ceil_div(N, gpu_fast.B)
     buf = gpu_fast._small_buffers(N, nb * gpu_fast.B)
     O, _ = gpu_fast._ANSWERS.take((2, N, N))
@@ -40,6 +46,42 @@ def main():
     }
     for name, step in steps.items():
         print(f"   {name}: {median_ms(step, 50):.3f} ms", flush=True)
+    with mock.patch.object(gpu_fast, "timed_on_device", lambda launch_all: 0.0):
+        print(f"   run() with nothing launched: {median_ms(lambda: gpu_fast.run(w), 50):.3f} ms", flush=True)
+
+
+
+@cuda.jit("void(int32[::1])")
+def _fill(out):
+    for e in range(cuda.grid(1), out.shape[0], cuda.gridsize(1)):
+        out[e] = e
+
+
+def end_to_end(w):
+    """solve() as the benchmark times it, the conversions it does around ``run``, the launches'
+    GPU time with the mapped input and answer, and kernel writes into mapped memory."""
+    cost = np.where(w >= matrix.INF, np.inf, w).astype(np.float64)
+    print(f"   solve() on float64, end to end: {median_ms(lambda: solve(cost, 'gpu-fast'), 50):.3f} ms"
+          f" (run() alone {median_ms(lambda: gpu_fast.run(w), 50):.3f}); "
+          f"{numba.get_num_threads()} numba threads", flush=True)
+    dist = gpu_fast.run(w)[0]
+    for name, threshold in (("serial", 1 << 40), ("threaded", 0)):
+        matrix.PARALLEL_FROM = threshold
+        print(f"   {name}: to_int32_costs {median_ms(lambda: matrix.to_int32_costs(cost), 50):.3f} ms, "
+              f"to_float_distances {median_ms(lambda: matrix.to_float_distances(dist), 50):.3f} ms",
+              flush=True)
+    matrix.PARALLEL_FROM = 1 << 20
+    buf = gpu_fast._small_buffers(N, ceil_div(N, gpu_fast.B) * gpu_fast.B)
+    O, _ = gpu_fast._ANSWERS.take((2, N, N))
+    print("   GPU ms per launch, mapped input and answer", phase_ms(w, buf["W"], O),
+          phase_ms(w, buf["W"], O), flush=True)
+    for megabytes in (1, 2, 3):
+        out, _ = gpu_fast._mapped((megabytes << 18,))
+        device = cuda.device_array(megabytes << 18, np.int32)
+        mapped_ms = event_ms(lambda: _fill[264, 256](out), reps=10)
+        device_ms = event_ms(lambda: _fill[264, 256](device), reps=10)
+        print(f"   a kernel writing {megabytes} MB: mapped {mapped_ms:.3f} ms, device {device_ms:.3f}",
+              flush=True)
 
 
 if __name__ == "__main__":

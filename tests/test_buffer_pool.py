@@ -1,11 +1,11 @@
-"""The answer pool: a buffer is reused only once no view of it is alive, whatever the view."""
+"""The buffer pool: a buffer is reused only once no view of it is alive, whatever the view."""
 
 import gc
 
 import numpy as np
 import pytest
 
-from engine.apsp.answer_pool import AnswerPool
+from engine.apsp.buffer_pool import BufferPool
 
 
 class Mapped(np.ndarray):
@@ -26,7 +26,7 @@ def mapped(shape):
 
 @pytest.mark.parametrize("allocate", [owned, mapped])
 def test_a_buffer_is_reused_only_when_no_view_of_it_is_alive(allocate):
-    pool = AnswerPool(allocate, max_bytes=10**6)
+    pool = BufferPool(allocate, max_bytes=10**6)
     _, first = pool.take((2, 3, 3))
     dist, via = first[0], first[1]
     del first
@@ -51,7 +51,7 @@ def test_free_buffers_are_reused_not_reallocated(allocate):
         calls.append(shape)
         return allocate(shape)
 
-    pool = AnswerPool(counting, max_bytes=10**6)
+    pool = BufferPool(counting, max_bytes=10**6)
     for _ in range(5):
         _, host = pool.take((2, 4, 4))
         copy = host[1].copy()  # a copy does not hold the buffer
@@ -60,7 +60,7 @@ def test_free_buffers_are_reused_not_reallocated(allocate):
 
 
 def test_another_shape_lets_the_kept_buffers_go():
-    pool = AnswerPool(owned, max_bytes=10**6)
+    pool = BufferPool(owned, max_bytes=10**6)
     _, small = pool.take((2, 3, 3))
     view = small[0]
     del small
@@ -71,7 +71,7 @@ def test_another_shape_lets_the_kept_buffers_go():
 
 
 def test_beyond_the_byte_limit_the_pool_lends_nothing():
-    pool = AnswerPool(owned, max_bytes=2 * 3 * 3 * 4)
+    pool = BufferPool(owned, max_bytes=2 * 3 * 3 * 4)
     taken = pool.take((2, 3, 3))
     assert pool.take((2, 3, 3)) is None        # the first is still held: no room for a second
     assert pool.take((2, 4, 4)) is None        # one buffer of this shape alone is over the limit
