@@ -7,7 +7,7 @@ GPU variants run on the real GPU where there is one and in Numba's CUDA simulato
 import numpy as np
 import pytest
 
-from engine.apsp import INF, solve, variants
+from engine.apsp import INF, matrix, solve, variants
 from engine.apsp.gpu_device import simulated
 from engine.apsp.random_graph import paper_random_graph
 from tests.apsp_reference import assert_routes_sum_to_distances, networkx_distances, scipy_distances
@@ -134,6 +134,17 @@ def test_the_diagonal_does_not_count_towards_the_route_bound():
 def test_bad_cost_matrices_get_a_clear_error(bad, message):
     with pytest.raises(ValueError, match=message):
         solve(bad, variant="cpu-linear")
+
+
+@pytest.mark.parametrize("n", [6, 300])  # 300² entries take the threaded conversion
+def test_the_first_bad_entry_in_row_order_is_named(n):
+    assert (n * n >= matrix.PARALLEL_FROM) == (n == 300)
+    cost = np.ones((n, n))
+    cost[n - 1, 0] = np.nan
+    cost[n - 2, n - 1] = -3.0
+    cost[n - 2, 2] = 2.5
+    with pytest.raises(ValueError, match=rf"fractional cost \(2.5\) at \({n - 2}, 2\)"):
+        solve(cost, variant="cpu-linear")
 
 
 def test_unknown_variant_lists_the_names():

@@ -2,9 +2,12 @@
 
 The sentinel ``INF`` is 2**30 - 1, so the sum of any two matrix entries (``INF + INF`` included)
 stays below 2**31 and never wraps: kernels relax with a plain ``a + b < d`` and no INF checks.
-Validation and conversion are one compiled pass over the matrix, so they cost a fraction of a
-millisecond at airport sizes rather than dominating a GPU solve.
+Validation and conversion are one compiled, vectorised pass over the matrix, so they cost a
+fraction of a millisecond at airport sizes; only a matrix with a bad entry is scanned again,
+to name the first one.
 """
+
+import types
 
 import numba
 import numpy as np
@@ -16,40 +19,49 @@ _PROBLEM = {_NAN: "NaN", _NEGATIVE: "a negative cost", _FRACTIONAL: "a fractiona
             _HUGE: "a cost too large for exact int32 routes"}
 
 
-def _convert(w, out, row_max, problem, column):
-    """One pass: write the int32 matrix and each row's largest off-diagonal cost, branch-free so
-    it vectorises (the row maximum too is taken over the int32 values: a floating-point one
-    keeps LLVM from vectorising the loop); a row with any bad entry is scanned again for its
-    first problem."""
+def _convert(w, out, row_max):
+    """One pass per row, branch-free so it vectorises: the int32 row and how many of its
+    entries are bad (NaN, negative, fractional, too large); then the row's largest
+    off-diagonal cost, over the int32 row just written (still in cache). Returns the count."""
     n = w.shape[0]
     limit = float(INF)
+    bad = 0
     for i in numba.prange(n):
-        largest = 0
-        bad = False
+        row_bad = 0
         for j in range(n):
             x = float(w[i, j])
-            v = min(x, limit)  # inf -> the INF sentinel
-            ok = v >= 0.0      # not negative, not NaN
-            xi = np.int32(v) if ok else np.int32(0)
+            finite = x != np.inf
+            v = x if finite else limit      # inf -> the INF sentinel
+            ok = (v >= 0.0) & (v <= limit)  # not NaN, not negative, not beyond the sentinel
+            xi = np.int32(v if ok else 0.0)
             out[i, j] = xi
-            bad |= (x != x) | (not ok) | ((x >= limit) & (x != np.inf)) | (float(xi) != v)
-            largest = max(largest, xi if (xi < INF) & (j != i) else 0)
-        row_max[i] = largest
+            row_bad += (not ok) | (float(xi) != v) | ((v == limit) & finite)
         out[i, i] = 0
-        if bad:
-            for j in range(n):
-                x = float(w[i, j])
-                if x != x:
-                    problem[i] = _NAN
-                elif x < 0:
-                    problem[i] = _NEGATIVE
-                elif x >= limit and x != np.inf:
-                    problem[i] = _HUGE
-                elif x < limit and x != np.floor(x):
-                    problem[i] = _FRACTIONAL
-                if problem[i] != _OK:
-                    column[i] = j
-                    break
+        largest = np.int32(0)
+        for j in range(n):
+            largest = max(largest, out[i, j] if out[i, j] < INF else np.int32(0))
+        row_max[i] = largest
+        bad += row_bad
+    return bad
+
+
+@numba.njit(cache=True)
+def _first_problem(w):
+    """(row, column, kind) of the first bad entry in row-major order (there is one)."""
+    n = w.shape[0]
+    limit = float(INF)
+    for i in range(n):
+        for j in range(n):
+            x = float(w[i, j])
+            if x != x:
+                return i, j, _NAN
+            if x < 0:
+                return i, j, _NEGATIVE
+            if x >= limit and x != np.inf:
+                return i, j, _HUGE
+            if x != np.floor(x):
+                return i, j, _FRACTIONAL
+    return -1, -1, _OK
 
 
 def _to_float(dist32, out):
@@ -61,13 +73,21 @@ def _to_float(dist32, out):
 
 
 def _compiled(pass_function):
-    """A serial and a parallel build of a matrix pass; threads only pay off on large matrices."""
+    """A serial and a parallel build of a matrix pass; threads only pay off on large matrices.
+    The parallel one is built from a renamed copy of the function: Numba's disk cache keys a
+    build by the function's name and line, not its options, so two builds of one function
+    would share one entry, and whichever was compiled first would run for both."""
+    renamed = types.FunctionType(pass_function.__code__, pass_function.__globals__,
+                                 f"{pass_function.__name__}_parallel")
+    renamed.__qualname__ = renamed.__name__
     serial = numba.njit(cache=True, nogil=True)(pass_function)
-    parallel = numba.njit(cache=True, nogil=True, parallel=True)(pass_function)
+    parallel = numba.njit(cache=True, nogil=True, parallel=True)(renamed)
     return lambda first, *rest: (parallel if first.size >= PARALLEL_FROM else serial)(first, *rest)
 
 
-PARALLEL_FROM = 1 << 20  # matrix entries
+# Matrix entries from which the threaded builds run: on 2 cores they halve n = 500's
+# conversions and are even at n = 128 (``python -m tests.probe_validation``).
+PARALLEL_FROM = 1 << 16
 _convert = _compiled(_convert)
 _to_float = _compiled(_to_float)
 
@@ -89,17 +109,12 @@ def to_int32_costs(cost, out: np.ndarray | None = None) -> np.ndarray:
     n = w.shape[0]
     out = np.empty((n, n), dtype=np.int32) if out is None else out
     row_max = np.zeros(n, dtype=np.int64)
-    problem = np.zeros(n, dtype=np.int8)
-    column = np.zeros(n, dtype=np.int64)
-    _convert(w, out, row_max, problem, column)
-    if problem.any():
-        i = int(np.flatnonzero(problem)[0])
-        j = int(column[i])
+    if _convert(w, out, row_max):
+        i, j, kind = _first_problem(w)
         hint = {_FRACTIONAL: "; costs must be whole numbers (scale them, e.g. to tenths of a "
                              "second) so every variant is exact",
-                _NEGATIVE: "; costs must be >= 0"}.get(int(problem[i]), "")
-        raise ValueError(f"cost matrix has {_PROBLEM[int(problem[i])]} ({w[i, j]}) at "
-                         f"({i}, {j}){hint}")
+                _NEGATIVE: "; costs must be >= 0"}.get(kind, "")
+        raise ValueError(f"cost matrix has {_PROBLEM[kind]} ({w[i, j]}) at ({i}, {j}){hint}")
     # A simple route leaves each vertex at most once, so the row maxima bound its cost.
     longest_simple_route = int(row_max.sum())
     if longest_simple_route >= INF:
