@@ -195,11 +195,18 @@ class TimingPlot(pg.PlotWidget):
 
 
 KPI_PANELS = (
-    ("mbr", "MBR (misconnected per 1,000)", "#c92a2a"),
+    ("mbr", "MBR per 1,000 bags", "#c92a2a"),
     ("delivered", "Delivered on time", "#2f9e44"),
     ("waiting", "Bags waiting", "#f08c00"),
     ("misconnected", "Misconnected bags", "#862e9c"),
 )
+
+
+def _set_title(plot, text: str) -> None:
+    """A KPI panel's title, which must not widen the panel: pyqtgraph makes a title's width
+    its panel's minimum, and a layout wider than its dock is cut off at the dock's edge."""
+    plot.setTitle(text, color="#212529", size="9pt")
+    plot.titleLabel.setMinimumWidth(0)
 
 
 class KpiPlots(pg.GraphicsLayoutWidget):
@@ -214,7 +221,7 @@ class KpiPlots(pg.GraphicsLayoutWidget):
         for i, (key, title, color) in enumerate(KPI_PANELS):
             p = self.addPlot(row=i // 2, col=i % 2)
             _style_plot(p)
-            p.setTitle(title, color="#212529", size="9pt")
+            _set_title(p, title)
             p.getAxis("left").setWidth(42)
             if i >= 2:
                 p.setLabel("bottom", "simulated hours")
@@ -227,10 +234,9 @@ class KpiPlots(pg.GraphicsLayoutWidget):
 
     def reset(self) -> None:
         self.series, self.live = [], None
-        for key, curve in self.curves.items():
-            curve.setData([], [])
-            self.plots[key].setTitle(dict((k, t) for k, t, _ in KPI_PANELS)[key],
-                                     color="#212529", size="9pt")
+        for key, title, _ in KPI_PANELS:
+            self.curves[key].setData([], [])
+            _set_title(self.plots[key], title)
 
     def add(self, series: list[dict], live: dict | None) -> None:
         self.series.extend(series)
@@ -251,8 +257,8 @@ class KpiPlots(pg.GraphicsLayoutWidget):
             if key == "delivered" and rows[-1]["created"]:
                 done = rows[-1]["delivered"] + rows[-1]["misconnected"]
                 if done:
-                    value += f" ({100.0 * rows[-1]['delivered'] / done:.1f}% on time)"
-            self.plots[key].setTitle(f"{title}: <b>{value}</b>", color="#212529", size="9pt")
+                    value += f" ({100.0 * rows[-1]['delivered'] / done:.1f}%)"
+            _set_title(self.plots[key], f"{title}: <b>{value}</b>")
 
     def write_csv(self, path) -> Path:
         from engine.sim.kpi import SERIES_FIELDS

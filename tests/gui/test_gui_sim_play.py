@@ -62,6 +62,18 @@ def test_playing_moves_tugs_along_the_roads_and_updates_kpis(qtbot, sim_window):
     assert w.clock_label.text() == format_clock(w.player.clock)
 
 
+def test_kpi_panels_fit_their_dock_with_values_in_their_titles(qtbot, sim_window):
+    # pyqtgraph sizes a panel to at least its title: long titles once widened the layout past
+    # the dock, cutting the right-hand panels off at the window's default size.
+    w = sim_window
+    w.resize(1400, 900)
+    play_until(qtbot, w, 900)
+    kpi = w.kpi_plots
+    assert "%)" in kpi.plots["delivered"].titleLabel.text
+    minimum = kpi.ci.effectiveSizeHint(Qt.SizeHint.MinimumSize).width()
+    assert minimum <= kpi.viewport().width()
+
+
 def test_tug_positions_between_steps_follow_the_road_timetable():
     airport = load_airport("airports/regional.json")
     sim = Simulation(airport, SimConfig(hours=2, seed=3, variant="cpu-blocked"))
