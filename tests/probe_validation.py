@@ -18,6 +18,7 @@ from .probe_timing import median_ms
 
 def main(sizes):
     print(f"{numba.get_num_threads()} threads")
+    default = matrix.PARALLEL_FROM
     for n in sizes:
         cost = paper_random_graph(n, 15, seed=1)
         costs32 = to_int32_costs(cost)
@@ -25,6 +26,8 @@ def main(sizes):
             matrix.PARALLEL_FROM = threshold
             print(f"n={n} {build}: to_int32_costs {median_ms(lambda: to_int32_costs(cost), 50):.3f} ms, "
                   f"to_float_distances {median_ms(lambda: to_float_distances(costs32), 50):.3f} ms")
+        matrix.PARALLEL_FROM = default
+
 
 if __name__ == "__main__":
     main([int(n) for n in sys.argv[1:]] or [128, 277, 500, 2048])

@@ -29,7 +29,7 @@ What makes it fast:
 - small graphs (padded ≤ ``MAPPED_MAX``) have no copy calls: the kernels read the input from
   page-locked host memory mapped into the device (``solve`` converts the costs straight into
   it: ``input_array``), and the via recovery writes the unpadded
-  answer (distances and vias) into a mapped buffer from a pool (``answer_pool``), handed out
+  answer (distances and vias) into a mapped buffer from a pool (``buffer_pool``), handed out
   as views.
 
 Tile and cell sizes are module constants chosen by ``gpu_device.simulated()``: Numba's CUDA

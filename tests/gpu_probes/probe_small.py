@@ -9,7 +9,6 @@ Runs on the code as committed: ``python3 -m tests.gpu_probes.probe_small``."""
 import os
 from unittest import mock
 
-import numba
 import numpy as np
 from numba import cuda
 
@@ -17,6 +16,7 @@ from engine.apsp import gpu_fast, matrix
 from engine.apsp.gpu_common import ceil_div, timed_on_device
 from engine.apsp.solve import solve
 
+from .. import probe_validation
 from ..probe_timing import median_ms
 from .common import event_ms, graph, median_run, on_device, phase_ms
 
@@ -50,7 +50,6 @@ def main():
         print(f"   run() with nothing launched: {median_ms(lambda: gpu_fast.run(w), 50):.3f} ms", flush=True)
 
 
-
 @cuda.jit("void(int32[::1])")
 def _fill(out):
     for e in range(cuda.grid(1), out.shape[0], cuda.gridsize(1)):
@@ -62,15 +61,8 @@ def end_to_end(w):
     GPU time with the mapped input and answer, and kernel writes into mapped memory."""
     cost = np.where(w >= matrix.INF, np.inf, w).astype(np.float64)
     print(f"   solve() on float64, end to end: {median_ms(lambda: solve(cost, 'gpu-fast'), 50):.3f} ms"
-          f" (run() alone {median_ms(lambda: gpu_fast.run(w), 50):.3f}); "
-          f"{numba.get_num_threads()} numba threads", flush=True)
-    dist = gpu_fast.run(w)[0]
-    for name, threshold in (("serial", 1 << 40), ("threaded", 0)):
-        matrix.PARALLEL_FROM = threshold
-        print(f"   {name}: to_int32_costs {median_ms(lambda: matrix.to_int32_costs(cost), 50):.3f} ms, "
-              f"to_float_distances {median_ms(lambda: matrix.to_float_distances(dist), 50):.3f} ms",
-              flush=True)
-    matrix.PARALLEL_FROM = 1 << 20
+          f" (run() alone {median_ms(lambda: gpu_fast.run(w), 50):.3f})", flush=True)
+    probe_validation.main([N])  # its two conversions, serial and threaded
     buf = gpu_fast._small_buffers(N, ceil_div(N, gpu_fast.B) * gpu_fast.B)
     O, _ = gpu_fast._ANSWERS.take((2, N, N))
     print("   GPU ms per launch, mapped input and answer", phase_ms(w, buf["W"], O),
