@@ -12,7 +12,7 @@ from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QSizePolicy
 
 from engine.apsp import variants as all_variants
-from engine.bench import PEERS, Point, is_random_graph
+from engine.bench.apsp import PEERS, Point, is_random_graph
 
 # Distinct on white, colour-blind friendly first (Okabe–Ito), then a few more.
 PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000",

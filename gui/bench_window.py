@@ -1,7 +1,7 @@
 """The benchmark window: time chosen variants over chosen sizes, plot them, save or open results.
 
-Runs the same benchmark as ``python main.py bench`` (engine.bench_run: the size ladder, bisection
-and airports; engine.bench.measure: warm-up outside the clock, median of repeats, every result
+Runs the same benchmark as ``python main.py bench`` (engine.bench.run: the size ladder, bisection
+and airports; engine.bench.apsp.measure: warm-up outside the clock, median of repeats, every result
 checked against scipy) in a worker thread, and saves and opens the same JSON, so a run made on a
 GPU machine with the CLI can be shown on a laptop.
 """
@@ -21,9 +21,9 @@ from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QDoubleS
                                QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
 
 from engine.apsp import variants as all_variants
-from engine.bench import PEERS, Point, Report, is_random_graph, load_report
-from engine.bench_run import Failure
-from engine.layout_io import bundled_airports
+from engine.bench.apsp import PEERS, Point, Report, is_random_graph, load_report
+from engine.bench.run import Failure
+from engine.airport.layout_io import bundled_airports
 
 from .bench_plot import BenchPlot
 from .bench_worker import BenchPlan, BenchRun, BenchWorker

@@ -1,4 +1,4 @@
-"""The benchmark off the UI thread: ``engine.bench_run.run_benchmark`` in a worker thread, its
+"""The benchmark off the UI thread: ``engine.bench.run.run_benchmark`` in a worker thread, its
 news carried to the UI thread by queued signals, cancellable between points.
 
 The engine sequences the points exactly as ``python main.py bench`` does (the size ladder, the
@@ -17,8 +17,8 @@ from typing import Callable
 
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal, Slot
 
-from engine.bench import Point, Report, measure
-from engine.bench_run import BenchHooks, Failure, airport_costs, planned_points, run_benchmark
+from engine.bench.apsp import Point, Report, measure
+from engine.bench.run import BenchHooks, Failure, airport_costs, planned_points, run_benchmark
 
 # A mismatch, a GPU error: its message says it all; anything else also prints its traceback.
 EXPECTED_FAILURES = (AssertionError, ValueError, RuntimeError)
@@ -131,7 +131,7 @@ class BenchWorker(QObject):
     """Runs a ``BenchPlan`` in one worker thread; signals arrive on the UI thread, for the
     current run only.
 
-    ``measure_fn`` (default ``engine.bench.measure``) can be replaced, e.g. to pause a test
+    ``measure_fn`` (default ``engine.bench.apsp.measure``) can be replaced, e.g. to pause a test
     between points or give it synthetic times.
     """
 

@@ -23,8 +23,8 @@ from PySide6.QtWidgets import (QApplication, QComboBox, QDockWidget, QFileDialog
 
 from engine.apsp import solve as apsp_solve
 from engine.apsp.gpu_device import gpu_name, gpu_unavailable_reason, simulated
-from engine.cost import bag_aware_cost_matrix, travel_time_matrix
-from engine.layout_io import LayoutError, bundled_airports, load_airport
+from engine.airport.cost import bag_aware_cost_matrix, travel_time_matrix
+from engine.airport.layout_io import LayoutError, bundled_airports, load_airport
 from engine.sim import SimConfig
 
 from .bench_window import BenchWindow
@@ -49,7 +49,7 @@ def default_airport_path() -> Path:
     bundled = bundled_airports()
     if DEFAULT_AIRPORT in bundled:
         return bundled[DEFAULT_AIRPORT]
-    from engine.layout_io import AIRPORTS_DIR
+    from engine.airport.layout_io import AIRPORTS_DIR
     return AIRPORTS_DIR / f"{DEFAULT_AIRPORT}.json"
 
 

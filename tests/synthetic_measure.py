@@ -1,6 +1,6 @@
-"""A stand-in for ``engine.bench.measure`` with synthetic times, for the benchmark-run tests."""
+"""A stand-in for ``engine.bench.apsp.measure`` with synthetic times, for the benchmark-run tests."""
 
-from engine.bench import Point, ReferenceMismatch
+from engine.bench.apsp import Point, ReferenceMismatch
 
 
 class SyntheticMeasure:

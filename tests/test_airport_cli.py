@@ -6,7 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from engine.layout_io import bundled_airports
+from engine.airport.layout_io import bundled_airports
 
 REPO = Path(__file__).resolve().parents[1]
 _spec = importlib.util.spec_from_file_location("bagroute_main", REPO / "main.py")

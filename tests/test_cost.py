@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from engine.apsp import solve
-from engine.cost import (BAG_DISCOUNT, bag_aware_cost_matrix, edge_arrays, travel_time_matrix)
-from engine.layout_io import bundled_airports, load_airport
+from engine.airport.cost import (BAG_DISCOUNT, bag_aware_cost_matrix, edge_arrays, travel_time_matrix)
+from engine.airport.layout_io import bundled_airports, load_airport
 
 
 @pytest.fixture(scope="module")

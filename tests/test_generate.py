@@ -5,9 +5,9 @@ import pytest
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import connected_components
 
-from engine.cost import edge_arrays
-from engine.generate import generate_airport
-from engine.layout_io import airport_from_dict, airport_to_dict, dumps_airport
+from engine.airport.cost import edge_arrays
+from engine.airport.generate import generate_airport
+from engine.airport.layout_io import airport_from_dict, airport_to_dict, dumps_airport
 
 
 @pytest.mark.parametrize("gates", [1, 3, 24, 250])

@@ -5,9 +5,9 @@ import json
 
 import pytest
 
-from engine.graphml import load_graphml, save_graphml
-from engine.layout import Airport, Fleet, Node, Road
-from engine.layout_io import (LayoutError, bundled_airports, dumps_airport, load_airport,
+from engine.airport.graphml import load_graphml, save_graphml
+from engine.airport.layout import Airport, Fleet, Node, Road
+from engine.airport.layout_io import (LayoutError, bundled_airports, dumps_airport, load_airport,
                               save_airport)
 
 BUNDLED = bundled_airports()

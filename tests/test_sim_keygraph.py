@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 
 from engine.apsp import solve
-from engine.cost import bag_aware_cost_matrix
-from engine.layout_io import bundled_airports, load_airport
+from engine.airport.cost import bag_aware_cost_matrix
+from engine.airport.layout_io import bundled_airports, load_airport
 from engine.sim.keygraph import KeyGraph
 from engine.sim.network import RoadNetwork
 

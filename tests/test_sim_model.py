@@ -5,7 +5,7 @@ import math
 import numpy as np
 import pytest
 
-from engine.layout_io import bundled_airports, load_airport
+from engine.airport.layout_io import bundled_airports, load_airport
 from engine.sim import DELIVERED, MISCONNECTED, ON_TUG, WAITING, SimConfig, Simulation
 from engine.sim.bags import Bags, ConservationError
 from engine.sim.kpi import deterministic

@@ -33,13 +33,13 @@ def summary(airport) -> str:
 
 
 def load_any(path: Path):
-    from engine.graphml import load_graphml
-    from engine.layout_io import load_airport
+    from engine.airport.graphml import load_graphml
+    from engine.airport.layout_io import load_airport
     return load_graphml(path) if path.suffix.lower() == ".graphml" else load_airport(path)
 
 
 def _check(files) -> int:
-    from engine.layout_io import LayoutError
+    from engine.airport.layout_io import LayoutError
     bad = 0
     for path in files:
         try:
@@ -54,9 +54,9 @@ def _check(files) -> int:
 
 
 def _generate(args) -> int:
-    from engine.generate import generate_airport
-    from engine.graphml import save_graphml
-    from engine.layout_io import save_airport
+    from engine.airport.generate import generate_airport
+    from engine.airport.graphml import save_graphml
+    from engine.airport.layout_io import save_airport
     if args.gates < 1:
         print(f"--gates must be at least 1, got {args.gates}", file=sys.stderr)
         return 2

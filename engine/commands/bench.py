@@ -6,8 +6,8 @@ import time
 from pathlib import Path
 
 from ..apsp import variants
-from ..bench import DEFAULT_LADDER, PEERS, format_table, write_csv
-from ..bench_run import BenchHooks, airport_costs, run_benchmark
+from ..bench.apsp import DEFAULT_LADDER, PEERS, format_table, write_csv
+from ..bench.run import BenchHooks, airport_costs, run_benchmark
 
 
 def add_arguments(p):

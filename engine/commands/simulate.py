@@ -9,7 +9,7 @@ import sys
 import time
 from pathlib import Path
 
-from ..layout_io import LayoutError, bundled_airports, load_airport
+from ..airport.layout_io import LayoutError, bundled_airports, load_airport
 from ..sim import kpi
 from ..sim.dispatch import POLICIES
 from ..sim.schedule import read_flights_csv

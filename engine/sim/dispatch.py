@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..apsp import solve
-from ..cost import DECISECONDS
+from ..airport.cost import DECISECONDS
 from .bags import WAITING, Bags
 from .keygraph import KeyGraph
 from .network import RoadNetwork

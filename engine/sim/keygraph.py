@@ -23,7 +23,7 @@ import numba
 import numpy as np
 
 from ..apsp import solve
-from ..cost import bag_aware_weights
+from ..airport.cost import bag_aware_weights
 from .network import RoadNetwork, _walk
 
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from ..cost import DECISECONDS, edge_arrays
-from ..layout import Airport
+from ..airport.cost import DECISECONDS, edge_arrays
+from ..airport.layout import Airport
 
 
 class RoadNetwork:

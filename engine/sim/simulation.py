@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from ..layout import Airport
+from ..airport.layout import Airport
 from .bags import ON_TUG, WAITING, Bags, ConservationError
 from .dispatch import (PER_BAG_S, STOP_S, Pickups, RecomputePolicy, RouteTables,
                        latest_departure, make_dispatcher)

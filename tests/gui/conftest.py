@@ -60,7 +60,7 @@ SIM_TIMEOUT_MS = 60_000  # preparing a simulated day (first run JIT-compiles the
 
 @pytest.fixture
 def regional():
-    from engine.layout_io import bundled_airports
+    from engine.airport.layout_io import bundled_airports
     return bundled_airports()["regional"]
 
 

@@ -8,9 +8,9 @@ import threading
 import pytest
 
 import main
-from engine import bench
+from engine.bench import apsp as bench
 from engine.apsp import gpu_device
-from engine.bench import ReferenceMismatch, load_report
+from engine.bench.apsp import ReferenceMismatch, load_report
 from gui.bench_window import BenchWindow
 from gui.bench_worker import BenchWorker
 from gui.settings import file_settings
@@ -230,7 +230,7 @@ def test_a_report_of_airports_alone_has_no_largest_n_line(make_bench, tmp_path):
 def test_a_run_that_cannot_start_says_why(qtbot, make_bench, monkeypatch):
     def no_machine():
         raise RuntimeError("no CUDA context (test)")
-    monkeypatch.setattr("engine.bench_run.machine_info", no_machine)
+    monkeypatch.setattr("engine.bench.run.machine_info", no_machine)
     window = make_bench(worker=BenchWorker(measure_fn=SyntheticMeasure()))
     run_to_end(qtbot, window, variants=["scipy"], sizes=[8])
     assert "The run stopped: RuntimeError: no CUDA context (test)" in window.status_line.text()

@@ -4,7 +4,7 @@ import numpy as np
 from PySide6.QtCore import Qt
 
 from engine.sim import SimConfig, Simulation
-from engine.layout_io import load_airport
+from engine.airport.layout_io import load_airport
 from gui.sim_panel import format_clock
 from gui.sim_player import STEP_S
 from gui.sim_worker import tug_frame

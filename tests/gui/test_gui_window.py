@@ -169,7 +169,7 @@ def test_missing_file_is_reported_not_raised(window, tmp_path):
 
 
 def test_opening_another_airport_replaces_map_and_answer(qtbot, window):
-    from engine.layout_io import bundled_airports
+    from engine.airport.layout_io import bundled_airports
     regional = bundled_airports()["regional"]
     with qtbot.waitSignal(window.routeShown, timeout=SOLVE_TIMEOUT_MS):
         assert window.open_airport(regional)

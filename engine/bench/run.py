@@ -12,8 +12,8 @@ from typing import Callable, Iterable
 
 import numpy as np
 
-from .apsp.random_graph import paper_random_graph
-from .bench import Point, Report, machine_info, measure, paper_answers
+from ..apsp.random_graph import paper_random_graph
+from .apsp import Point, Report, machine_info, measure, paper_answers
 
 
 @dataclass
@@ -136,7 +136,7 @@ def run_benchmark(variants: list[str], sizes: Iterable[int], densities: Iterable
                   measure_fn: Callable = measure) -> Report:
     """Every variant up the size ladder on each density (bisecting the largest n within the
     budget), then on each airport's cost matrix; ``measure_fn`` times one point (default
-    ``engine.bench.measure``). Returns the report, partial if ``hooks`` stopped the run."""
+    ``engine.bench.apsp.measure``). Returns the report, partial if ``hooks`` stopped the run."""
     hooks = hooks if hooks is not None else BenchHooks()
     sizes, densities = sorted(set(sizes)), list(densities)
     report = Report(command=command, machine=machine_info(), budget_s=budget_s)
@@ -157,8 +157,8 @@ def run_benchmark(variants: list[str], sizes: Iterable[int], densities: Iterable
 
 def airport_costs(names: list[str] | None) -> dict:
     """Bag-aware cost matrices of the named bundled airports (all when ``names`` is None)."""
-    from .cost import bag_aware_cost_matrix
-    from .layout_io import bundled_airports, load_airport
+    from ..airport.cost import bag_aware_cost_matrix
+    from ..airport.layout_io import bundled_airports, load_airport
     files = bundled_airports()
     unknown = sorted(set(names or ()) - set(files))
     if unknown:

@@ -1,5 +1,5 @@
 """The Floyd–Warshall benchmark: time a variant on one graph, check every result, answer the
-paper, write the report (``engine.bench_run`` sequences the points of a run).
+paper, write the report (``engine.bench.run`` sequences the points of a run).
 
 Protocol (DESIGN.md): JIT and first launch are warmed up outside the timed region, GPU work is
 synchronised before a clock is read, each point is repeated and its median reported, and each
@@ -18,8 +18,8 @@ from dataclasses import asdict, dataclass, field
 import numpy as np
 from scipy.sparse.csgraph import csgraph_from_dense, dijkstra, floyd_warshall
 
-from .apsp import get_variant, solve
-from .apsp.gpu_device import gpu_name
+from ..apsp import get_variant, solve
+from ..apsp.gpu_device import gpu_name
 
 FULL_CHECK_N = 600
 SAMPLED_SOURCES = 12

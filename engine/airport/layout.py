@@ -1,7 +1,7 @@
 """The airport as plain data: nodes, service roads, tug fleets and the bags waiting at the start.
 
-No Qt, no I/O: ``engine.layout_io`` reads and writes these objects, ``engine.cost`` turns them into
-the matrices Floyd–Warshall solves. Node order in ``Airport.nodes`` is the matrix order.
+No Qt, no I/O: ``layout_io`` reads and writes these objects, ``cost`` turns them into the
+matrices Floyd–Warshall solves. Node order in ``Airport.nodes`` is the matrix order.
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .airport_builder import KMH_SERVICE, KMH_TUNNEL, Builder, chain, midfield, nearest, starting_bags
+from .builder import KMH_SERVICE, KMH_TUNNEL, Builder, chain, midfield, nearest, starting_bags
 from .layout import Airport, Fleet
 
 PIERS_PER_GROUP = 8

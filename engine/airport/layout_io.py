@@ -17,7 +17,7 @@ FORMAT = "bagroute-airport"
 VERSION = 1
 DEFAULT_SPEED_KMH = 20.0   # apron service roads: tugs towing carts are limited to ~20-25 km/h
 
-AIRPORTS_DIR = Path(__file__).resolve().parents[1] / "airports"
+AIRPORTS_DIR = Path(__file__).resolve().parents[2] / "airports"
 
 _TOP_KEYS = {"format", "version", "name", "description", "inspired_by", "default_speed_kmh",
              "nodes", "roads", "fleets", "bags"}

@@ -298,7 +298,7 @@ def build_paper_5() -> Airport:
 
 
 def write_bundled(directory=None) -> None:
-    """Regenerate the committed files in ``airports/`` (python -m engine.airport_builder)."""
+    """Regenerate the committed files in ``airports/`` (python -m engine.airport.builder)."""
     from .layout_io import AIRPORTS_DIR, save_airport
     directory = directory or AIRPORTS_DIR
     for stem, build in (("paper-5", build_paper_5), ("regional", build_regional), ("hub-atl", build_hub)):
