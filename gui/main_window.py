@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (QApplication, QComboBox, QDockWidget, QFileDialog
                                QWidget)
 
 from engine.apsp import solve as apsp_solve
-from engine.apsp.gpu_device import gpu_name, gpu_unavailable_reason, simulated
+from engine.gpu_device import gpu_name, gpu_unavailable_reason, simulated
 from engine.airport.cost import bag_aware_cost_matrix, travel_time_matrix
 from engine.airport.layout_io import LayoutError, bundled_airports, load_airport
 from engine.sim import SimConfig

@@ -22,7 +22,7 @@ import numpy as np
 from PySide6.QtCore import QCoreApplication, QObject, QThread, Signal, Slot
 
 from engine.apsp import solve, variants as all_variants
-from engine.apsp.gpu_device import simulated
+from engine.gpu_device import simulated
 from engine.sim import ON_TUG, SimConfig, Simulation
 from engine.sim.tugs import DRIVING, HANDLING
 

@@ -9,7 +9,7 @@ import pytest
 
 from engine.apsp import solve
 from engine.apsp import gpu_fast
-from engine.apsp.gpu_device import simulated
+from engine.gpu_device import simulated
 from engine.apsp.matrix import to_int32_costs
 from engine.apsp.random_graph import paper_random_graph
 from tests.apsp_reference import assert_routes_sum_to_distances, scipy_distances

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from engine.apsp import INF, matrix, solve, variants
-from engine.apsp.gpu_device import simulated
+from engine.gpu_device import simulated
 from engine.apsp.random_graph import paper_random_graph
 from tests.apsp_reference import assert_routes_sum_to_distances, networkx_distances, scipy_distances
 
@@ -172,7 +172,7 @@ def test_auto_picks_a_measured_variant_and_says_which():
 
 
 def test_missing_gpu_falls_back_to_the_cpu_with_a_note(monkeypatch):
-    from engine.apsp import gpu_device
+    from engine import gpu_device
     gpu_device.gpu_unavailable_reason.cache_clear()
     monkeypatch.setattr(gpu_device, "simulated", lambda: False)
     monkeypatch.setattr("numba.cuda.is_available", lambda: False)

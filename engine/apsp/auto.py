@@ -11,7 +11,7 @@ import time
 
 import numpy as np
 
-from .gpu_device import simulated
+from ..gpu_device import simulated
 from .matrix import to_int32_costs
 from .random_graph import paper_random_graph
 from .registry import get_variant

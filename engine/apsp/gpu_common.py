@@ -10,7 +10,7 @@ import time
 import numpy as np
 from numba import cuda
 
-from .gpu_device import simulated
+from ..gpu_device import simulated
 from .paths import initial_path
 from .routes import RouteMatrix
 

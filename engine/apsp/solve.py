@@ -50,6 +50,6 @@ def _run(variant, w: np.ndarray, note: str | None = None) -> APSPResult:
 
 def _device_name(family: str) -> str:
     if family == "gpu":
-        from .gpu_device import gpu_name
+        from ..gpu_device import gpu_name
         return gpu_name()
     return f"CPU ({numba.get_num_threads()} threads)"

@@ -19,7 +19,7 @@ import numpy as np
 from scipy.sparse.csgraph import csgraph_from_dense, dijkstra, floyd_warshall
 
 from ..apsp import get_variant, solve
-from ..apsp.gpu_device import gpu_name
+from ..gpu_device import gpu_name
 
 FULL_CHECK_N = 600
 SAMPLED_SOURCES = 12

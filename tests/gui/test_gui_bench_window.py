@@ -9,7 +9,7 @@ import pytest
 
 import main
 from engine.bench import apsp as bench
-from engine.apsp import gpu_device
+from engine import gpu_device
 from engine.bench.apsp import ReferenceMismatch, load_report
 from gui.bench_window import BenchWindow
 from gui.bench_worker import BenchWorker

@@ -1,0 +1,70 @@
+"""Variant registries shared by every algorithm family (``apsp``, ``sssp``, ``mst``): each variant
+has a stable name, a description, a device family and, when it cannot run here, the reason why.
+
+A family builds one ``Registry`` of its variants; a variant's code is imported on first use, so a
+machine with no GPU never imports a CUDA kernel module.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from typing import Callable, Generic, Iterator, TypeVar
+
+
+@dataclass(frozen=True)
+class Variant:
+    name: str
+    description: str
+    family: str   # "cpu" or "gpu"
+    runner: str   # "package.module:function", imported on first use
+
+    @property
+    def reason(self) -> str | None:
+        """Why this variant cannot run on this machine, or None when it can."""
+        if self.family == "gpu":
+            from .gpu_device import gpu_unavailable_reason
+            return gpu_unavailable_reason()
+        return None
+
+    @property
+    def available(self) -> bool:
+        return self.reason is None
+
+    def runner_function(self) -> Callable:
+        return load_function(self.runner)
+
+
+def load_function(spec: str) -> Callable:
+    """The function named by ``"package.module:function"``."""
+    module, function = spec.split(":")
+    return getattr(importlib.import_module(module), function)
+
+
+V = TypeVar("V", bound=Variant)
+
+
+class Registry(Generic[V]):
+    """The variants of one problem (``"Floyd–Warshall"``, ...), in presentation order."""
+
+    def __init__(self, problem: str, entries: tuple[V, ...]):
+        names = [v.name for v in entries]
+        if len(set(names)) != len(names):
+            raise ValueError(f"duplicate {problem} variant names: {names}")
+        self.problem = problem
+        self._entries = entries
+
+    def __iter__(self) -> Iterator[V]:
+        return iter(self._entries)
+
+    def variants(self) -> list[V]:
+        """Every variant, available on this machine or not."""
+        return list(self._entries)
+
+    def get(self, name: str) -> V:
+        """The variant called ``name``; ``ValueError`` listing the names when there is none."""
+        for v in self._entries:
+            if v.name == name:
+                return v
+        raise ValueError(f"unknown {self.problem} variant {name!r}; choose auto or one of: "
+                         + ", ".join(v.name for v in self._entries))
