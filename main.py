@@ -4,6 +4,7 @@
     python main.py bench …              Floyd–Warshall benchmark (see --help)
     python main.py airport check|generate …
     python main.py simulate AIRPORT …
+    python main.py sweep SCENARIOS.toml …
 """
 
 import argparse
@@ -16,6 +17,7 @@ COMMANDS = {
     "bench": ("engine.commands.bench", "benchmark Floyd–Warshall variants"),
     "airport": ("engine.commands.airport", "check or generate airport layout files"),
     "simulate": ("engine.commands.simulate", "run a simulated day headless and write KPIs"),
+    "sweep": ("engine.commands.sweep", "run scenario × seed days on Dask; table, summary, plot"),
 }
 
 

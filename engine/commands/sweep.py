@@ -1,0 +1,156 @@
+"""``python main.py sweep SCENARIOS.toml``: every scenario × seed as independent days on Dask.
+
+    python main.py sweep airports/sweep-regional.toml                  # a local cluster, all cores
+    python main.py sweep airports/sweep-regional.toml --workers 2 --out results/
+    python main.py sweep airports/sweep-regional.toml --scheduler tcp://10.0.0.5:8786
+
+Writes the tidy table (runs.csv, runs.parquet), the summary per scenario (summary.csv), the plot
+of MBR against fleet size (mbr-vs-fleet.png) and how it ran (sweep.json). Ctrl-C stops the sweep
+and keeps the days already finished.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+from ..sweep.scenario import SweepError, load_sweep
+
+PLOT = "mbr-vs-fleet.png"
+
+
+def add_arguments(p) -> None:
+    p.add_argument("scenarios", help="scenario file (TOML; see airports/sweep-regional.toml)")
+    p.add_argument("--out", default=None, help="results folder (default: sweep-NAME beside the "
+                                                "current folder, NAME the scenario file's)")
+    p.add_argument("--workers", type=int, default=None,
+                   help="worker processes of the local cluster (default: one per core)")
+    p.add_argument("--scheduler", default=None,
+                   help="address of an existing Dask scheduler (tcp://host:8786) instead of a "
+                        "local cluster; its workers need bagroute installed")
+    p.add_argument("--timeout", type=float, default=10.0,
+                   help="seconds to wait for --scheduler's cluster to answer (default 10)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
+def run(args) -> int:
+    try:
+        return _run(args)
+    except KeyboardInterrupt:   # outside the days: importing, starting or closing the cluster
+        print("\nsweep: interrupted", file=sys.stderr)
+        return 130
+
+
+def _run(args) -> int:
+    try:
+        sweep = load_sweep(args.scenarios)
+    except SweepError as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    if args.workers is not None and args.workers < 1:
+        print(f"sweep: --workers must be at least 1, got {args.workers}", file=sys.stderr)
+        return 2
+    # imported here: Dask and pandas take seconds to import, checking the file takes none
+    from ..sweep.runner import default_workers, open_client, run_sweep
+
+    runs = sweep.runs()
+    where = args.scheduler or f"a local cluster of {args.workers or default_workers()} worker(s)"
+    print(f"{sweep.source}: {len(sweep.scenarios)} scenario(s) × {len(sweep.seeds)} seed(s) = "
+          f"{len(runs)} day(s) on {where}", file=sys.stderr)
+    bar = _Progress(len(runs), quiet=args.quiet)
+    try:
+        with open_client(args.scheduler, args.workers, args.timeout) as client:
+            workers = len(client.scheduler_info()["workers"])
+            bar.start()
+            outcome = run_sweep(client, sweep, runs, on_result=bar.update)
+            bar.finish(outcome.interrupted)
+            # written before the cluster closes: a second Ctrl-C while it closes loses nothing
+            _write(Path(args.out or f"sweep-{sweep.source.stem}"), sweep, runs, outcome, workers,
+                   args.scheduler, bar.elapsed())
+    except (OSError, TimeoutError) as exc:
+        print(f"sweep: cannot reach the Dask cluster {args.scheduler or ''}: {exc}",
+              file=sys.stderr)
+        return 2
+    if outcome.interrupted:
+        print("sweep: interrupted; the table holds the days that finished", file=sys.stderr)
+        return 130
+    return 1 if outcome.failures else 0
+
+
+def _write(out: Path, sweep, runs, outcome, workers: int, scheduler: str | None,
+           wall_s: float) -> None:
+    """The table, summary, plot and manifest; a line per scenario and where they went."""
+    from ..sweep import results
+    from ..sweep.plot import plot_mbr
+
+    df = results.table(list(outcome.rows.values()))
+    manifest = {
+        "scenario_file": str(sweep.source), "scheduler": scheduler or "local",
+        "workers": workers, "runs_total": len(runs), "runs_finished": len(outcome.rows),
+        "interrupted": outcome.interrupted,
+        "failed": [{"run": f.run.index, "scenario": f.run.scenario.label(), "seed": f.run.seed,
+                    "error": f.error} for f in outcome.failures],
+        "wall_s": round(wall_s, 3),
+        "runs_per_minute": round(60 * len(outcome.rows) / max(wall_s, 1e-9), 2),
+        "day_wall_s": {str(k): round(v, 3) for k, v in sorted(outcome.wall_s.items())},
+    }
+    paths = results.write(out, df, manifest)
+    if len(df):
+        summary = results.summarise(df)
+        plot_mbr(summary, out / PLOT, title=sweep.source.name)
+        _print_summary(summary)
+    for f in outcome.failures:
+        print(f"sweep: day {f.run.index} ({f.run.scenario.label()}, seed {f.run.seed}) failed: "
+              f"{f.error}", file=sys.stderr)
+    print(f"{len(df)} of {len(runs)} day(s) in {wall_s:.1f} s "
+          f"({manifest['runs_per_minute']} per minute on {workers} worker(s)); "
+          f"results in {out}/ ({paths['csv'].name}, {paths['parquet'].name}, {paths['summary'].name}"
+          f"{', ' + PLOT if len(df) else ''})")
+
+
+def _print_summary(summary) -> None:
+    for _, r in summary.iterrows():
+        ci = "" if r["mbr_per_1000_ci95"] != r["mbr_per_1000_ci95"] else \
+            f" ± {r['mbr_per_1000_ci95']:.2f}"
+        print(f"  {r['layout']}, {int(r['fleet'])} tugs, {r['policy']}, load {r['load']:g}, "
+              f"{r['hours']:g} h: MBR {r['mbr_per_1000_mean']:.2f}{ci} per 1,000 "
+              f"({int(r['runs'])} day(s))")
+
+
+class _Progress:
+    """A one-line progress bar on stderr: days done, days per minute, time left."""
+
+    def __init__(self, total: int, quiet: bool):
+        self.total, self.quiet, self.done, self.failed = total, quiet, 0, 0
+        self.started = time.perf_counter()
+        self.ended: float | None = None
+
+    def start(self) -> None:
+        self.started = time.perf_counter()
+        self._draw()
+
+    def elapsed(self) -> float:
+        return (self.ended or time.perf_counter()) - self.started
+
+    def update(self, run, row, wall) -> None:
+        self.done += 1
+        self.failed += row is None
+        self._draw()
+
+    def finish(self, interrupted: bool) -> None:
+        self.ended = time.perf_counter()
+        if not self.quiet:
+            sys.stderr.write(" (stopped)\n" if interrupted else "\n")
+
+    def _draw(self) -> None:
+        if self.quiet:
+            return
+        frac = self.done / self.total if self.total else 1.0
+        t = self.elapsed()
+        rate = 60 * self.done / t if t > 0 else 0.0
+        left = f"{(self.total - self.done) * t / self.done:5.0f} s left" if self.done else ""
+        failed = f"  {self.failed} failed" if self.failed else ""
+        sys.stderr.write(f"\r[{'#' * int(30 * frac):<30}] {self.done}/{self.total} days  "
+                         f"{rate:5.1f}/min  {t:5.1f} s  {left}{failed}")
+        sys.stderr.flush()

@@ -1,0 +1,34 @@
+"""The sweep's unit of work: one (scenario, seed) day, run to its end, as one row of KPIs.
+
+Pure and deterministic: the row depends only on the airport, the scenario and the seed (never on
+the worker, the Floyd–Warshall variant that ran or the wall clock), so a rerun gives the same
+table. The wall time of the day travels beside the row, not in it.
+"""
+
+from __future__ import annotations
+
+import time
+
+from ..airport.layout import Airport
+from ..sim import kpi
+from ..sim.simulation import SimConfig, Simulation
+from .scenario import Run
+
+FACTOR_COLUMNS = ("run", "scenario", "layout", "fleet", "policy", "load", "hours", "seed")
+# summary keys the factor columns already hold, or that are not one number per day
+_NOT_KPIS = {"policy", "seed", "hours", "tugs", "bags_by_state", "recompute_log"}
+
+
+def run_day(airport: Airport, run: Run, variant: str = "auto") -> tuple[dict, float]:
+    """Simulate ``run``'s day on ``airport``; return (its row, wall seconds)."""
+    started = time.perf_counter()
+    s = run.scenario
+    sim = Simulation(airport, SimConfig(hours=s.hours, seed=run.seed, tugs=s.fleet,
+                                        variant=variant, policy=s.policy, load=s.load))
+    sim.run_until(sim.end_time)
+    summary = kpi.deterministic(sim.kpis())
+    row = {"run": run.index, "scenario": s.index, "layout": s.layout, "fleet": len(sim.tugs),
+           "policy": s.policy, "load": s.load, "hours": s.hours, "seed": run.seed}
+    row.update({f"bags_{state}": n for state, n in summary["bags_by_state"].items()})
+    row.update({k: v for k, v in summary.items() if k not in _NOT_KPIS})
+    return row, time.perf_counter() - started

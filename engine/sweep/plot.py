@@ -1,0 +1,38 @@
+"""The sweep's PNG: misconnected bags per 1,000 against fleet size, one line per policy, with the
+95% confidence interval over the seeds as error bars; one panel per layout. Matplotlib, no display."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402  (after choosing the headless backend)
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+
+from .results import mbr_curves  # noqa: E402
+
+
+def plot_mbr(summary: pd.DataFrame, out: Path, title: str = "") -> Path:
+    curves = mbr_curves(summary)
+    layouts = sorted({c.layout for c in curves})
+    fig, axes = plt.subplots(1, max(1, len(layouts)), figsize=(6.4 * max(1, len(layouts)), 4.4),
+                             squeeze=False, sharey=True)
+    for ax, layout in zip(axes[0], layouts):
+        for c in (c for c in curves if c.layout == layout):
+            err = np.nan_to_num(c.ci95, nan=0.0)
+            ax.errorbar(c.fleet, c.mean, yerr=err, marker="o", capsize=4, label=c.label)
+        ax.set_title(layout)
+        ax.set_xlabel("fleet (tugs)")
+        ax.grid(alpha=0.3)
+        ax.set_ylim(bottom=0)
+        ax.legend()
+    axes[0][0].set_ylabel("misconnected bags per 1,000 (mean, 95% CI)")
+    if title:
+        fig.suptitle(title)
+    fig.tight_layout()
+    fig.savefig(out, dpi=110)
+    plt.close(fig)
+    return out

@@ -1,0 +1,121 @@
+"""A sweep's results: the tidy table (one row per day), the summary per scenario (mean and 95%
+confidence interval of every KPI over the seeds) and the MBR-against-fleet curves, as files.
+
+    DIR/runs.csv, DIR/runs.parquet    the table, in run order (deterministic: same sweep, same bytes)
+    DIR/summary.csv                   one row per scenario: runs, KPI_mean, KPI_ci95 (half-width)
+    DIR/sweep.json                    how it ran: scenario file, workers, wall time, interruptions
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from .day import FACTOR_COLUMNS
+
+SCENARIO_COLUMNS = ("scenario", "layout", "fleet", "policy", "load", "hours")
+TABLE, SUMMARY, MANIFEST = "runs", "summary.csv", "sweep.json"
+
+
+class ResultsError(ValueError):
+    """A folder that holds no readable sweep results (the message names the file and problem)."""
+
+
+def table(rows: list[dict]) -> pd.DataFrame:
+    """The tidy table: one row per day, ordered by run, factor columns first."""
+    df = pd.DataFrame(sorted(rows, key=lambda r: r["run"]))
+    if df.empty:
+        return pd.DataFrame(columns=list(FACTOR_COLUMNS))
+    return df
+
+
+def kpi_columns(df: pd.DataFrame) -> list[str]:
+    """The numeric KPI columns (not the factors, not true/false checks)."""
+    return [c for c in df.columns if c not in FACTOR_COLUMNS
+            and pd.api.types.is_numeric_dtype(df[c]) and not pd.api.types.is_bool_dtype(df[c])]
+
+
+def summarise(df: pd.DataFrame) -> pd.DataFrame:
+    """Per scenario: the number of days, and each KPI's mean and 95% CI half-width (Student's t
+    over the seeds; empty with one seed)."""
+    kpis = kpi_columns(df)
+    out = []
+    for key, group in df.groupby(list(SCENARIO_COLUMNS), sort=True):
+        row = dict(zip(SCENARIO_COLUMNS, key))
+        n = len(group)
+        row["runs"] = n
+        for c in kpis:
+            values = group[c].dropna().to_numpy(dtype=float)
+            row[f"{c}_mean"] = values.mean() if len(values) else np.nan
+            row[f"{c}_ci95"] = ci95(values)
+        out.append(row)
+    return pd.DataFrame(out, columns=[*SCENARIO_COLUMNS, "runs",
+                                      *(f"{c}_{s}" for c in kpis for s in ("mean", "ci95"))])
+
+
+def ci95(values: np.ndarray) -> float:
+    """Half-width of the 95% confidence interval of the mean (NaN below two values)."""
+    n = len(values)
+    if n < 2:
+        return np.nan
+    return float(stats.t.ppf(0.975, n - 1) * values.std(ddof=1) / np.sqrt(n))
+
+
+@dataclass
+class Curve:
+    """One line of the MBR-against-fleet plot: a policy (and load, hours) on one layout."""
+    layout: str
+    label: str
+    fleet: np.ndarray
+    mean: np.ndarray
+    ci95: np.ndarray
+
+
+def mbr_curves(summary: pd.DataFrame, kpi: str = "mbr_per_1000") -> list[Curve]:
+    """The summary as curves of ``kpi`` against fleet size: one per layout × policy (× load and
+    hours where the sweep varies them), points in fleet order."""
+    varying = [c for c in ("load", "hours") if summary[c].nunique() > 1]
+    curves = []
+    for key, g in summary.groupby(["layout", "policy", *varying], sort=True):
+        g = g.sort_values("fleet")
+        label = ", ".join([str(key[1]), *(f"{c} {v:g}" for c, v in zip(varying, key[2:]))])
+        curves.append(Curve(str(key[0]), label, g["fleet"].to_numpy(),
+                            g[f"{kpi}_mean"].to_numpy(), g[f"{kpi}_ci95"].to_numpy()))
+    return curves
+
+
+def write(out: Path, df: pd.DataFrame, manifest: dict) -> dict[str, Path]:
+    """Write the table (CSV, Parquet), the summary and the manifest into ``out``."""
+    out.mkdir(parents=True, exist_ok=True)
+    paths = {"csv": out / f"{TABLE}.csv", "parquet": out / f"{TABLE}.parquet",
+             "summary": out / SUMMARY, "manifest": out / MANIFEST}
+    df.to_csv(paths["csv"], index=False)
+    df.to_parquet(paths["parquet"], index=False)
+    summarise(df).to_csv(paths["summary"], index=False)
+    paths["manifest"].write_text(json.dumps(manifest, indent=1), encoding="utf-8")
+    return paths
+
+
+def read_table(path) -> pd.DataFrame:
+    """The table of a sweep: its folder, or its runs.parquet or runs.csv. ``ResultsError`` when
+    there is none or it is not a sweep table."""
+    path = Path(path)
+    if path.is_dir():
+        candidates = [path / f"{TABLE}.parquet", path / f"{TABLE}.csv"]
+        path = next((c for c in candidates if c.exists()), candidates[0])
+    try:
+        df = pd.read_parquet(path) if path.suffix == ".parquet" else pd.read_csv(path)
+    except FileNotFoundError:
+        raise ResultsError(f"{path}: no such file (a sweep folder holds {TABLE}.parquet "
+                           f"and {TABLE}.csv)") from None
+    except Exception as exc:  # pandas/pyarrow raise many types for a damaged file
+        raise ResultsError(f"{path}: cannot read the table: {exc}") from None
+    missing = [c for c in (*FACTOR_COLUMNS, "mbr_per_1000") if c not in df.columns]
+    if missing:
+        raise ResultsError(f"{path}: not a sweep table: missing column(s) {', '.join(missing)}")
+    return df

@@ -1,0 +1,113 @@
+"""Run a sweep's days on Dask: a ``LocalCluster`` of worker processes here, or an existing cluster.
+
+Each day is one task (``day.run_day``); each airport is sent to the cluster once. Results come
+back as they finish, to a callback, so an interrupted sweep keeps every finished day. Nothing
+here knows about files or terminals: ``engine.commands.sweep`` does that.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import signal
+import uuid
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Callable, Iterator
+
+import dask
+from distributed import Client, LocalCluster, as_completed
+
+from .day import run_day
+from .scenario import Run, Sweep
+
+
+@dataclass
+class Failure:
+    run: Run
+    error: str
+
+
+@dataclass
+class Outcome:
+    """What came back: finished rows by run index, their wall seconds, and the days that failed."""
+    rows: dict[int, dict] = field(default_factory=dict)
+    wall_s: dict[int, float] = field(default_factory=dict)
+    failures: list[Failure] = field(default_factory=list)
+    interrupted: bool = False      # stopped early (Ctrl-C or ``stop()``): some days never ran
+
+
+def default_workers() -> int:
+    return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
+               else os.cpu_count() or 1)
+
+
+@contextmanager
+def open_client(scheduler: str | None = None, workers: int | None = None,
+                timeout: float = 10.0) -> Iterator[Client]:
+    """A client of the cluster at ``scheduler``, or of a new local one with ``workers`` processes
+    (one thread each: a day is single-threaded Python; Numba's threads are shared out)."""
+    if scheduler:
+        with Client(scheduler, timeout=f"{timeout}s") as client:
+            yield client
+        return
+    workers = workers or default_workers()
+    threads = max(1, default_workers() // workers)
+    pre_spawn = {**dask.config.get("distributed.nanny.pre-spawn-environ", {}),
+                 "NUMBA_NUM_THREADS": str(threads)}
+    # Worker processes ignore Ctrl-C: the terminal sends it to the whole process group, and the
+    # sweep (not each worker) decides how to stop. They inherit SIG_IGN while they start; SIGINT is
+    # blocked meanwhile, so a Ctrl-C then stays pending (Linux keeps a blocked signal even while
+    # ignored) and reaches this process as KeyboardInterrupt once the handler is back.
+    cluster = None
+    try:
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        handler = signal.signal(signal.SIGINT, signal.SIG_IGN)
+        try:
+            with dask.config.set({"distributed.nanny.pre-spawn-environ": pre_spawn}):
+                cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                       dashboard_address=":0", silence_logs=logging.CRITICAL)
+        finally:
+            signal.signal(signal.SIGINT, handler)
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+        with Client(cluster) as client:
+            yield client
+    finally:
+        if cluster is not None:
+            cluster.close()
+
+def run_sweep(client: Client, sweep: Sweep, runs: list[Run] | None = None,
+              on_result: Callable[[Run, dict | None, float], None] | None = None,
+              stop: Callable[[], bool] | None = None) -> Outcome:
+    """Run ``runs`` (default: all of the sweep's) and collect their rows. ``on_result`` hears of
+    each finished day (row None if it failed); ``stop()`` returning True, or Ctrl-C, cancels the
+    days not yet finished and returns what finished, marked ``interrupted``."""
+    runs = sweep.runs() if runs is None else runs
+    outcome = Outcome()
+    if not runs:
+        return outcome
+    airports = {name: client.scatter(a) for name, a in sweep.airports.items()}
+    token = uuid.uuid4().hex[:12]
+    futures = {client.submit(run_day, airports[r.scenario.layout], r, sweep.variant,
+                             key=f"day-{r.index}-{token}", pure=False): r
+               for r in runs}
+    try:
+        for future in as_completed(futures):
+            run = futures[future]
+            if future.status == "error":
+                outcome.failures.append(Failure(run, repr(future.exception())))
+                if on_result:
+                    on_result(run, None, 0.0)
+            else:
+                row, wall = future.result()
+                outcome.rows[run.index], outcome.wall_s[run.index] = row, wall
+                if on_result:
+                    on_result(run, row, wall)
+            if stop and stop():
+                outcome.interrupted = len(outcome.rows) + len(outcome.failures) < len(runs)
+                break
+    except KeyboardInterrupt:
+        outcome.interrupted = True
+    finally:
+        client.cancel([f for f in futures if not f.done()])
+    return outcome

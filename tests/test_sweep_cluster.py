@@ -1,0 +1,111 @@
+"""Sweeps on a real Dask ``LocalCluster`` of two worker processes: the table, summary and plot are
+written, a rerun gives the same table, an existing cluster is used by address, and stopping early
+(``stop()`` or Ctrl-C) keeps the days already finished."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from engine.sweep.runner import open_client, run_sweep
+from engine.sweep.scenario import load_sweep
+from main import main
+
+ROOT = Path(__file__).resolve().parent.parent
+TINY = """
+[sweep]
+seeds = 2
+variant = "cpu-linear"
+
+[factors]
+layout = "paper-5"
+fleet = [1, 2]
+policy = ["shortest-path", "baseline"]
+hours = 1
+"""
+
+
+@pytest.fixture(scope="module")
+def client():
+    with open_client(workers=2) as c:
+        yield c
+
+
+def tiny(tmp_path, text=TINY):
+    path = tmp_path / "tiny.toml"
+    path.write_text(text)
+    return path
+
+
+def test_sweep_writes_table_summary_and_plot_and_a_rerun_gives_the_same_table(client, tmp_path,
+                                                                               capsys):
+    path = tiny(tmp_path)
+    assert main(["sweep", str(path), "--workers", "2", "--out", str(tmp_path / "a")]) == 0
+    out = capsys.readouterr()
+    assert "8/8 days" in out.err and "8 of 8 day(s)" in out.out
+    a = tmp_path / "a"
+    runs = pd.read_csv(a / "runs.csv")
+    assert len(runs) == 8 and runs["run"].tolist() == list(range(8))
+    assert set(runs["fleet"]) == {1, 2} and set(runs["policy"]) == {"shortest-path", "baseline"}
+    assert (runs["bags_created"] == runs[["bags_waiting", "bags_on_tug", "bags_delivered",
+                                          "bags_misconnected"]].sum(axis=1)).all()
+    pd.testing.assert_frame_equal(pd.read_parquet(a / "runs.parquet"), runs)
+    summary = pd.read_csv(a / "summary.csv")
+    assert summary["runs"].tolist() == [2, 2, 2, 2]
+    first = runs[runs["scenario"] == 0]["mbr_per_1000"]
+    assert summary.loc[summary["scenario"] == 0, "mbr_per_1000_mean"].item() == pytest.approx(first.mean())
+    assert (a / "mbr-vs-fleet.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    manifest = json.loads((a / "sweep.json").read_text())
+    assert manifest["workers"] == 2 and manifest["runs_finished"] == 8
+    assert not manifest["interrupted"] and not manifest["failed"]
+
+    # the same sweep again, on another cluster (an existing one, by address): the same bytes
+    address = client.scheduler.address
+    assert main(["sweep", str(path), "--scheduler", address, "--quiet",
+                 "--out", str(tmp_path / "b")]) == 0
+    assert address in capsys.readouterr().err
+    assert (tmp_path / "b" / "runs.csv").read_bytes() == (a / "runs.csv").read_bytes()
+    pd.testing.assert_frame_equal(pd.read_parquet(tmp_path / "b" / "runs.parquet"), runs)
+
+
+def test_an_unreachable_scheduler_is_a_clear_error(tmp_path, capsys):
+    assert main(["sweep", str(tiny(tmp_path)), "--scheduler", "tcp://127.0.0.1:9", "--timeout", "1",
+                 "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert "cannot reach the Dask cluster tcp://127.0.0.1:9" in err and "Traceback" not in err
+
+
+def test_stopping_keeps_the_finished_days_and_cancels_the_rest(client, tmp_path):
+    sweep = load_sweep(tiny(tmp_path, TINY.replace("seeds = 2", "seeds = 12")))
+    heard = []
+    outcome = run_sweep(client, sweep, on_result=lambda run, row, wall: heard.append(run.index),
+                        stop=lambda: len(heard) >= 3)
+    assert outcome.interrupted and 3 <= len(outcome.rows) < 48
+    assert sorted(heard) == sorted(outcome.rows)
+
+
+def test_ctrl_c_stops_the_command_cleanly_and_writes_what_finished(tmp_path):
+    path = tiny(tmp_path, TINY.replace("seeds = 2", "seeds = 100").replace("hours = 1", "hours = 4"))
+    proc = subprocess.Popen(
+        [sys.executable, "main.py", "sweep", str(path), "--workers", "2", "--out", str(tmp_path / "d")],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    seen = b""
+    deadline = time.monotonic() + 60
+    while b"] 2/400 days" not in seen and time.monotonic() < deadline and proc.poll() is None:
+        seen += os.read(proc.stderr.fileno(), 4096)
+    os.killpg(proc.pid, signal.SIGINT)   # what Ctrl-C in a terminal does: the whole process group
+    out, err = proc.communicate(timeout=60)
+    err = (seen + err).decode()
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err and "interrupted" in err
+    runs = pd.read_csv(tmp_path / "d" / "runs.csv")
+    assert 2 <= len(runs) < 400
+    manifest = json.loads((tmp_path / "d" / "sweep.json").read_text())
+    assert manifest["interrupted"] and manifest["runs_finished"] == len(runs)
