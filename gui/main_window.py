@@ -192,6 +192,20 @@ class MainWindow(QMainWindow):
         window.show()
         return window
 
+    def open_sweep(self, path=None):
+        """File ▸ Open sweep…: a sweep's results (``python main.py sweep``) in their own window,
+        which says why if it cannot read them; None if no file was chosen."""
+        from .sweep_view import SweepWindow  # pandas and Dask's results: only when asked for
+        if path is None:
+            path, _ = QFileDialog.getOpenFileName(self, "Open sweep results", "",
+                                                  "Sweep tables (runs.parquet runs.csv)")
+            if not path:
+                return None
+        window = SweepWindow(parent=self)
+        window.show()
+        window.load(path)
+        return window
+
     def swap_endpoints(self) -> None:
         self.set_endpoints(self.to_id, self.from_id)
 
@@ -399,6 +413,7 @@ class MainWindow(QMainWindow):
             self._add_action(bundled_menu, name, lambda _=False, p=path: self.open_airport(p))
         self.recent_menu = file_menu.addMenu("Open &recent")
         self._fill_recent_menu()
+        self._add_action(file_menu, "Open s&weep…", lambda: self.open_sweep())
         file_menu.addSeparator()
         for text, slot, key in (("Export &KPIs as CSV…", self._export_kpis, "Ctrl+E"),
                                 ("Export &timings as CSV…", self._export_timings, "Ctrl+Shift+E"),

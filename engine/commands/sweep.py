@@ -29,6 +29,8 @@ def add_arguments(p) -> None:
     p.add_argument("--scheduler", default=None,
                    help="address of an existing Dask scheduler (tcp://host:8786) instead of a "
                         "local cluster; its workers need bagroute installed")
+    p.add_argument("--seeds", type=int, default=None, metavar="N",
+                   help="seeds 0 to N-1 instead of the file's (more days per scenario)")
     p.add_argument("--timeout", type=float, default=10.0,
                    help="seconds to wait for --scheduler's cluster to answer (default 10)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -48,9 +50,12 @@ def _run(args) -> int:
     except SweepError as exc:
         print(exc, file=sys.stderr)
         return 2
-    if args.workers is not None and args.workers < 1:
-        print(f"sweep: --workers must be at least 1, got {args.workers}", file=sys.stderr)
-        return 2
+    for option, value in (("--workers", args.workers), ("--seeds", args.seeds)):
+        if value is not None and value < 1:
+            print(f"sweep: {option} must be at least 1, got {value}", file=sys.stderr)
+            return 2
+    if args.seeds is not None:
+        sweep.seeds = list(range(args.seeds))
     # imported here: Dask and pandas take seconds to import, checking the file takes none
     from ..sweep.runner import default_workers, open_client, run_sweep
 

@@ -1,0 +1,204 @@
+"""The sweep window (File ▸ Open sweep…): a sweep's results, read from the folder that
+``python main.py sweep`` wrote, as curves of a KPI against fleet size (mean and 95% confidence
+interval over the seeds, one curve per policy) and a table of every scenario.
+
+    xvfb-run -a -s "-screen 0 1400x900x24" python -m gui.sweep_view sweep-regional shot.png
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+from pathlib import Path
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QHeaderView, QLabel, QMainWindow,
+                               QMessageBox, QSplitter, QTableWidget, QTableWidgetItem,
+                               QVBoxLayout, QWidget)
+from PySide6.QtCore import Qt
+
+from engine.sweep.results import MANIFEST, ResultsError, mbr_curves, read_table, summarise
+
+KPIS = {"mbr_per_1000": "misconnected bags per 1,000",
+        "delivered_on_time": "bags delivered on time",
+        "tug_utilisation": "tug utilisation",
+        "tug_distance_km": "tug distance (km)",
+        "mean_slack_s": "mean slack of delivered bags (s)"}
+INK = "#222"
+PALETTE = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2")
+TABLE_KPIS = ("mbr_per_1000", "delivered_on_time", "tug_utilisation", "tug_distance_km")
+
+
+class SweepWindow(QMainWindow):
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.setWindowTitle("BagRoute — sweep results")
+        self.resize(1100, 760)
+        self.table = None      # the tidy table shown (pandas), None before a file is opened
+        self.summary = None
+        self.source: Path | None = None
+        self.last_error: str | None = None
+        self.error_box: QMessageBox | None = None
+
+        self.kpi_box = QComboBox()
+        for key, text in KPIS.items():
+            self.kpi_box.addItem(text, key)
+        self.kpi_box.currentIndexChanged.connect(self._plot)
+        self.layout_box = QComboBox()
+        self.layout_box.currentIndexChanged.connect(self._plot)
+        self.plot = pg.PlotWidget(background="w")
+        self.plot.showGrid(x=True, y=True, alpha=0.25)
+        for side in ("left", "bottom"):
+            self.plot.getAxis(side).setPen(pg.mkPen("#444"))
+            self.plot.getAxis(side).setTextPen(pg.mkPen(INK))
+        self.plot.setLabel("bottom", "fleet (tugs)", color=INK)
+        self.legend = self.plot.addLegend(offset=(-10, 10), labelTextColor=INK)
+        self.scenarios = QTableWidget()
+        self.scenarios.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        self.scenarios.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.status_line = QLabel("Open a sweep's folder (File ▸ Open sweep… in the main window).")
+        self.status_line.setWordWrap(True)
+
+        controls = QHBoxLayout()
+        for text, widget in (("Plot", self.kpi_box), ("Layout", self.layout_box)):
+            controls.addWidget(QLabel(text))
+            controls.addWidget(widget)
+        controls.addStretch(1)
+        split = QSplitter(Qt.Orientation.Vertical)
+        split.addWidget(self.plot)
+        split.addWidget(self.scenarios)
+        split.setSizes([480, 240])
+        body = QVBoxLayout()
+        body.addLayout(controls)
+        body.addWidget(split, 1)
+        body.addWidget(self.status_line)
+        central = QWidget()
+        central.setLayout(body)
+        self.setCentralWidget(central)
+
+    # -- opening ---------------------------------------------------------------------------------
+    def load(self, path) -> bool:
+        """Show the sweep in ``path`` (its folder, runs.parquet or runs.csv); on a bad file, say
+        which and why and keep what was shown."""
+        path = Path(path)
+        try:
+            table = read_table(path)
+            summary = summarise(table)
+        except ResultsError as exc:
+            self._error(f"Could not open the sweep: {exc}. The results shown are unchanged.")
+            return False
+        self.table, self.summary, self.source = table, summary, path
+        self.layout_box.blockSignals(True)
+        self.layout_box.clear()
+        self.layout_box.addItems(sorted(summary["layout"].astype(str).unique()))
+        self.layout_box.blockSignals(False)
+        self.layout_box.setEnabled(self.layout_box.count() > 1)
+        self.setWindowTitle(f"BagRoute — sweep {path.name}")
+        self._plot()
+        self._fill_table()
+        self._set_status(f"{path}: {len(table)} days, {len(summary)} scenarios, seeds "
+                         f"{', '.join(map(str, sorted(table['seed'].unique())))}"
+                         f"{self._manifest_note(path)}")
+        return True
+
+    @staticmethod
+    def _manifest_note(path: Path) -> str:
+        manifest = (path if path.is_dir() else path.parent) / MANIFEST
+        try:
+            m = json.loads(manifest.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return ""
+        note = f"; ran on {m.get('workers', '?')} worker(s) in {m.get('wall_s', 0):.1f} s"
+        if m.get("interrupted"):
+            note += (f"; interrupted: {m.get('runs_finished', '?')} of {m.get('runs_total', '?')}"
+                     " days finished")
+        return note
+
+    # -- showing ---------------------------------------------------------------------------------
+    def curves(self):
+        """The curves drawn now (engine.sweep.results.Curve), for the selected KPI and layout."""
+        if self.summary is None:
+            return []
+        kpi, layout = self.kpi_box.currentData(), self.layout_box.currentText()
+        return [c for c in mbr_curves(self.summary, kpi) if c.layout == layout]
+
+    def _plot(self) -> None:
+        self.plot.clear()
+        self.legend.clear()
+        self.plot.setLabel("left", self.kpi_box.currentText() + " (mean, 95% CI)", color=INK)
+        curves = self.curves()
+        fleets = sorted({int(f) for c in curves for f in c.fleet})
+        self.plot.getAxis("bottom").setTicks([[(f, str(f)) for f in fleets]] if fleets else None)
+        for i, c in enumerate(curves):
+            color = PALETTE[i % len(PALETTE)]
+            self.plot.plot(c.fleet, c.mean, pen=pg.mkPen(color, width=2), symbol="o",
+                           symbolBrush=color, symbolPen=color, name=c.label)
+            err = np.nan_to_num(c.ci95, nan=0.0)
+            self.plot.addItem(pg.ErrorBarItem(x=c.fleet.astype(float), y=c.mean, height=2 * err,
+                                              beam=0.15, pen=pg.mkPen(color)))
+        self.plot.enableAutoRange()
+
+    def _fill_table(self) -> None:
+        s = self.summary
+        headers = ["layout", "fleet", "policy", "load", "hours", "days",
+                   *(KPIS[k] for k in TABLE_KPIS)]
+        self.scenarios.clear()
+        self.scenarios.setColumnCount(len(headers))
+        self.scenarios.setHorizontalHeaderLabels(headers)
+        self.scenarios.setRowCount(len(s))
+        for row, r in enumerate(s.itertuples(index=False)):
+            r = r._asdict()
+            cells = [r["layout"], r["fleet"], r["policy"], f"{r['load']:g}", f"{r['hours']:g}",
+                     r["runs"], *(_mean_ci(r[f"{k}_mean"], r[f"{k}_ci95"]) for k in TABLE_KPIS)]
+            for col, value in enumerate(cells):
+                item = QTableWidgetItem(str(value))
+                if col >= 5:
+                    item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+                self.scenarios.setItem(row, col, item)
+
+    def _set_status(self, text: str, error: bool = False) -> None:
+        self.status_line.setText(text)
+        self.status_line.setStyleSheet("color: #B00000;" if error else "")
+
+    def _error(self, message: str) -> None:
+        self.last_error = message
+        self._set_status(message, error=True)
+        if self.error_box is not None:
+            self.error_box.close()
+        self.error_box = QMessageBox(QMessageBox.Icon.Warning, "Sweep results", message,
+                                     QMessageBox.StandardButton.Ok, self)
+        self.error_box.open()  # window-modal, does not block the event loop
+
+
+def _mean_ci(mean: float, ci: float) -> str:
+    if mean != mean:
+        return "–"
+    digits = 3 if abs(mean) < 10 else 1
+    return f"{mean:.{digits}f}" if math.isnan(ci) else f"{mean:.{digits}f} ± {ci:.{digits}f}"
+
+
+def main(argv: list[str]) -> int:
+    """Screenshot of the window showing a sweep (README)."""
+    if len(argv) != 2:
+        print(__doc__, file=sys.stderr)
+        return 2
+    from PySide6.QtWidgets import QApplication
+    app = QApplication.instance() or QApplication([])
+    window = SweepWindow()
+    window.resize(1200, 800)
+    window.show()
+    if not window.load(argv[0]):
+        print(window.last_error, file=sys.stderr)
+        return 1
+    for _ in range(20):
+        app.processEvents()
+    ok = window.grab().save(argv[1])
+    window.close()
+    print(f"wrote {argv[1]}" if ok else f"could not write {argv[1]}")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
