@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import csv
 import json
+import math
 from dataclasses import asdict
 from pathlib import Path
 
@@ -57,9 +58,9 @@ def summary(sim) -> dict:
         "mbr_per_1000": round(mbr(states["misconnected"], b.created), 3),
         "mean_slack_s": round(float(slack.mean()), 3) if len(slack) else None,
         "worst_slack_s": round(float(slack.min()), 3) if len(slack) else None,
-        "tug_utilisation": round(sum(min(t.busy_s, span) for t in sim.tugs) / (len(sim.tugs) * span), 4)
+        "tug_utilisation": round(math.fsum(min(t.busy_s, span) for t in sim.tugs) / (len(sim.tugs) * span), 4)
         if sim.tugs else 0.0,
-        "tug_distance_km": round(sum(t.distance_m for t in sim.tugs) / 1000.0, 3),
+        "tug_distance_km": round(math.fsum(t.distance_m for t in sim.tugs) / 1000.0, 3),
         "recomputes": len(bag_aware),
         "recompute_seconds_total": round(sum(r.seconds for r in sim.tables.log), 4),
         "recompute_log": [asdict(r) for r in sim.tables.log],
