@@ -1,0 +1,226 @@
+"""gpu-fast-sssp (ours): every source in one launch, no host round trip per round.
+
+- Small graphs (distances of one source fit in a block's shared memory, n ≤ ``SMALL_MAX``):
+  one block per source pulls each vertex's label from its in-edges, in place, round after round
+  until a block-wide vote says nothing changed — no atomics, no global traffic but the graph.
+- Large graphs: one persistent cooperative launch runs Bellman-Ford rounds over a work queue of
+  (source, vertex) pairs for a batch of sources, with a grid barrier between rounds instead of
+  a launch and a copy. Where a cooperative launch cannot be built, the same round runs as one
+  launch per round.
+
+Negative costs are fine; labels still falling after n rounds mean a reachable negative cycle.
+"""
+
+import functools
+
+import numpy as np
+from numba import cuda, int64
+
+from .gpu_common import (INF64, SIMULATED, THREADS, blocks_for, buffer, pulled_label, timed_on_device,
+                         upload)
+from .negative import raise_negative_cycle
+
+SMALL_MAX = 6144          # int64 labels in 48 KiB of shared memory
+BATCH_ITEMS = 1 << 26     # (source, vertex) labels of one large-graph batch
+SMALL_THREADS = 8 if SIMULATED else 256
+COOPERATIVE_ERROR = None  # why the persistent launch could not be built, if it could not
+
+
+@cuda.jit
+def many_small(indptr, indices, weights, sources, out, max_rounds, status):
+    """Block b solves sources[b], sources[b + gridDim], …: pull rounds on shared-memory labels.
+    (indptr, indices, weights) is the reversed graph: row v lists v's in-edges."""
+    d = cuda.shared.array(0, int64)
+    n = out.shape[1]
+    t, step = cuda.threadIdx.x, cuda.blockDim.x
+    for row in range(cuda.blockIdx.x, sources.size, cuda.gridDim.x):
+        for v in range(t, n, step):
+            d[v] = INF64
+        cuda.syncthreads()
+        if t == 0:
+            d[sources[row]] = 0
+        cuda.syncthreads()
+        rounds = 0
+        while True:
+            changed = 0
+            for v in range(t, n, step):
+                best = pulled_label(indptr, indices, weights, d, v)
+                if best < d[v]:
+                    d[v] = best
+                    changed = 1
+            rounds += 1
+            if cuda.syncthreads_or(changed) == 0:
+                break
+            if rounds > max_rounds:
+                if t == 0:
+                    status[row] = 1
+                break
+        for v in range(t, n, step):
+            out[row, v] = d[v]
+        cuda.syncthreads()
+
+
+@cuda.jit(device=True)
+def frontier_round(indptr, indices, weights, dist, n, queue, count, next_queue, lengths,
+                   next_slot, stamp, r):
+    """One Bellman-Ford round over queued (source row, vertex) labels, flattened row * n + v;
+    a label that falls is queued for the next round once (stamped with the round)."""
+    for i in range(cuda.grid(1), count, cuda.gridsize(1)):
+        item = queue[i]
+        base = (item // n) * n
+        u = item - base
+        du = dist[item]
+        for e in range(indptr[u], indptr[u + 1]):
+            at = base + indices[e]
+            x = du + weights[e]
+            if x < dist[at] and x < cuda.atomic.min(dist, at, x):
+                if cuda.atomic.exch(stamp, at, r) != r:
+                    next_queue[cuda.atomic.add(lengths, next_slot, 1)] = at
+
+
+def _persistent(indptr, indices, weights, dist, n, q0, q1, lengths, stamp, max_rounds, status):
+    """Every round in one launch; lengths[r % 3] is round r's queue length (three slots: the
+    one read, the one filled, the one cleared for the round after)."""
+    grid = cuda.cg.this_grid()
+    r = 0
+    while True:
+        count = lengths[r % 3]
+        if count == 0:
+            break
+        if r >= max_rounds:
+            if cuda.grid(1) == 0:
+                status[0] = 1
+            break
+        if r % 2 == 0:
+            frontier_round(indptr, indices, weights, dist, n, q0, count, q1, lengths, (r + 1) % 3, stamp, r)
+        else:
+            frontier_round(indptr, indices, weights, dist, n, q1, count, q0, lengths, (r + 1) % 3, stamp, r)
+        grid.sync()
+        if cuda.grid(1) == 0:
+            lengths[r % 3] = 0
+        r += 1
+
+
+@cuda.jit
+def one_round(indptr, indices, weights, dist, n, queue, lengths, r, next_queue, stamp):
+    """The round as its own launch, where a cooperative launch cannot be built."""
+    frontier_round(indptr, indices, weights, dist, n, queue, lengths[r % 3], next_queue, lengths,
+                   (r + 1) % 3, stamp, r)
+
+
+@cuda.jit
+def start_batch(dist, stamp, sources, n, queue, lengths):
+    """Labels INF but 0 at each row's source, that source queued; stamps cleared."""
+    for i in range(cuda.grid(1), dist.size, cuda.gridsize(1)):
+        dist[i] = INF64
+        stamp[i] = -1
+    for row in range(cuda.grid(1), sources.size, cuda.gridsize(1)):
+        queue[row] = row * n + sources[row]
+    if cuda.grid(1) == 0:
+        lengths[0], lengths[1], lengths[2] = sources.size, 0, 0
+
+
+@cuda.jit
+def seed_sources(dist, sources, n):
+    for row in range(cuda.grid(1), sources.size, cuda.gridsize(1)):
+        dist[row * n + sources[row]] = 0
+
+
+_SIGNATURE = ("void(int64[::1], int32[::1], int32[::1], int64[::1], int64, int64[::1], int64[::1], "
+              "int32[::1], int32[::1], int64, int32[::1])")
+
+
+@functools.cache
+def persistent_kernel():
+    """(kernel, most co-resident blocks), or None where a cooperative launch cannot be built."""
+    global COOPERATIVE_ERROR
+    try:
+        kernel = cuda.jit(_SIGNATURE)(_persistent)
+        if SIMULATED:
+            return kernel, 1  # the simulator runs cooperative grids of one block only
+        compiled = next(iter(kernel.overloads.values()))
+        return kernel, int(compiled.max_cooperative_grid_blocks(THREADS))
+    except Exception as exc:  # noqa: BLE001 — any build failure means: launch round by round
+        COOPERATIVE_ERROR = f"{exc.__class__.__name__}: {str(exc)[:200]}"
+        return None
+
+
+def _small(g, sources, out):
+    """Returns the rows whose source reaches a negative cycle."""
+    indptr, indices, weights = upload(g, transposed=True)
+    k = len(sources)
+    d_sources = cuda.to_device(sources)
+    d_out = buffer(g, "fast out", (k, g.n), np.int64)
+    status = cuda.to_device(np.zeros(k, np.int32))
+    seconds = timed_on_device(lambda: many_small[min(k, 65535), SMALL_THREADS, 0, 8 * g.n](
+        indptr, indices, weights, d_sources, d_out, g.n + 1, status))
+    d_out.copy_to_host(out)
+    return seconds, np.flatnonzero(status.copy_to_host())
+
+
+def _large(g, sources, out):
+    indptr, indices, weights = upload(g)
+    n = g.n
+    batch = max(1, min(len(sources), BATCH_ITEMS // n))
+    dist = buffer(g, "fast dist", batch * n, np.int64)
+    stamp = buffer(g, "fast stamp", batch * n, np.int32)
+    q0, q1 = buffer(g, "fast q0", batch * n, np.int64), buffer(g, "fast q1", batch * n, np.int64)
+    lengths = buffer(g, "fast lengths", 3, np.int32)
+    status = buffer(g, "fast status", 1, np.int32)
+    persistent = persistent_kernel()
+    seconds, cycles = 0.0, []
+    for first in range(0, len(sources), batch):
+        rows = sources[first:first + batch]
+        items = len(rows) * n
+        d_rows = cuda.to_device(rows)
+
+        def launch_all():
+            grid = blocks_for(items)
+            start_batch[grid, THREADS](dist, stamp, d_rows, n, q0, lengths)
+            seed_sources[blocks_for(len(rows)), THREADS](dist, d_rows, n)
+            status.copy_to_device(np.zeros(1, np.int32))
+            if persistent is not None:
+                kernel, blocks = persistent
+                kernel[blocks, THREADS](indptr, indices, weights, dist, n, q0, q1, lengths, stamp,
+                                        n + 1, status)
+            else:
+                _round_by_round(indptr, indices, weights, dist, n, q0, q1, lengths, stamp, status)
+
+        seconds += timed_on_device(launch_all)
+        if status.copy_to_host()[0]:
+            cycles.append(first)
+        dist[:items].copy_to_host(out[first:first + len(rows)].reshape(-1))
+    return seconds, np.array(cycles, np.int64)
+
+
+def _round_by_round(indptr, indices, weights, dist, n, q0, q1, lengths, stamp, status):
+    counts = np.zeros(3, np.int32)
+    r = 0
+    while True:
+        lengths.copy_to_host(counts)
+        if counts[r % 3] == 0:
+            return
+        if r >= n + 1:
+            status.copy_to_device(np.ones(1, np.int32))
+            return
+        queue, next_queue = (q0, q1) if r % 2 == 0 else (q1, q0)
+        one_round[blocks_for(int(counts[r % 3])), THREADS](indptr, indices, weights, dist, n, queue,
+                                                            lengths, r, next_queue, stamp)
+        counts[r % 3] = 0
+        lengths[r % 3:r % 3 + 1].copy_to_device(counts[r % 3:r % 3 + 1])
+        r += 1
+
+
+def run(g, sources):
+    """(k×n int64 distances, seconds, note)."""
+    out = np.empty((len(sources), g.n), np.int64)
+    if not len(sources) or not g.n:
+        return out, 0.0, None
+    small = g.n <= SMALL_MAX
+    seconds, cycles = (_small if small else _large)(g, sources, out)
+    if len(cycles):
+        raise_negative_cycle(g, sources if not small else sources[cycles])
+    how = ("one block per source, labels in shared memory" if small else
+           "persistent grid-wide frontier" if persistent_kernel() is not None else
+           f"frontier round by round (no cooperative launch: {COOPERATIVE_ERROR})")
+    return out, seconds, f"gpu-fast-sssp: {how}"

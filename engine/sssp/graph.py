@@ -1,0 +1,181 @@
+"""Turn a user's graph into the exact CSR every SSSP variant solves.
+
+Input: a scipy.sparse matrix (stored entries are edges, explicit zeros included, ``inf`` = none)
+or a dense n×n array (``np.inf`` = no edge, every finite entry an edge, the diagonal a
+self-loop). Costs must be whole numbers of at most 2³¹ − 1 in size; parallel edges keep the
+cheapest. Distances are int64 with the sentinel ``INF`` = 2⁶², so a sum of a distance and a cost
+never wraps and every variant is exact.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numba
+import numpy as np
+import scipy.sparse as sp
+
+INF = np.int64(2**62)
+MAX_COST = 2**31 - 1
+
+
+@dataclass(eq=False)
+class SparseGraph:
+    """A validated graph in CSR (rows = tails): ``indices[indptr[u]:indptr[u+1]]`` are the heads
+    of u's edges and ``weights`` their int32 costs. GPU copies are made once and kept."""
+    n: int
+    indptr: np.ndarray   # int64, n + 1
+    indices: np.ndarray  # int32, m
+    weights: np.ndarray  # int32, m
+    _transpose: SparseGraph | None = field(default=None, repr=False)
+    device: dict = field(default_factory=dict, repr=False)  # GPU arrays and buffers, by name
+
+    @property
+    def m(self) -> int:
+        return len(self.indices)
+
+    @property
+    def min_weight(self) -> int:
+        return int(self.weights.min()) if self.m else 0
+
+    def negative_edge(self) -> tuple[int, int, int] | None:
+        """(tail, head, cost) of the first negative edge, or None."""
+        bad = np.flatnonzero(self.weights < 0)
+        if not len(bad):
+            return None
+        e = int(bad[0])
+        return int(np.searchsorted(self.indptr, e, side="right") - 1), int(self.indices[e]), int(self.weights[e])
+
+    def transpose(self) -> SparseGraph:
+        """The reversed graph (rows = heads): the in-edges every pull-style variant reads."""
+        if self._transpose is None:
+            t = sp.csr_matrix((self.weights, self.indices, self.indptr), shape=(self.n, self.n)).T.tocsr()
+            self._transpose = SparseGraph(self.n, t.indptr.astype(np.int64), t.indices.astype(np.int32),
+                                          t.data.astype(np.int32))
+        return self._transpose
+
+    def csr_matrix(self) -> sp.csr_matrix:
+        """The graph as scipy CSR with float64 costs (explicit zeros kept), for references."""
+        return sp.csr_matrix((self.weights.astype(np.float64), self.indices, self.indptr),
+                             shape=(self.n, self.n))
+
+
+def as_graph(graph) -> SparseGraph:
+    """Validate ``graph`` (scipy.sparse, dense n×n, or an already-validated ``SparseGraph``).
+    Raises ValueError naming the first bad edge: NaN, −inf, fractional or too large a cost."""
+    if isinstance(graph, SparseGraph):
+        return graph
+    if sp.issparse(graph):
+        shape = graph.shape
+        _require_square(shape)
+        if isinstance(graph, (sp.csr_matrix, sp.csr_array)) and graph.has_canonical_format:
+            rows = None
+            indptr, cols, costs = graph.indptr, graph.indices, graph.data
+        else:
+            coo = graph.tocoo()
+            rows, cols, costs = coo.row, coo.col, coo.data
+    else:
+        dense = np.asarray(graph)
+        _require_square(dense.shape)
+        if dense.dtype == object or not np.issubdtype(dense.dtype, np.number):
+            raise ValueError(f"graph costs must be numbers, got dtype {dense.dtype}")
+        rows, cols = np.nonzero(~np.isposinf(dense))
+        costs, shape = dense[rows, cols], dense.shape
+    n = shape[0]
+    costs = np.asarray(costs)
+    if not np.issubdtype(costs.dtype, np.number) or np.issubdtype(costs.dtype, np.complexfloating):
+        raise ValueError(f"graph costs must be real numbers, got dtype {costs.dtype}")
+    keep = ~np.isposinf(costs) if costs.dtype.kind == "f" else None
+    if keep is not None and not keep.all():  # inf stored in a sparse matrix: no edge
+        if rows is None:
+            rows = np.repeat(np.arange(n), np.diff(indptr))
+        rows, cols, costs = rows[keep], cols[keep], costs[keep]
+    _check_costs(costs, rows, cols, indptr if rows is None else None)
+    if rows is None:
+        return SparseGraph(n, indptr.astype(np.int64), cols.astype(np.int32), costs.astype(np.int32))
+    return _from_edges(n, rows, cols, costs)
+
+
+def _require_square(shape) -> None:
+    if len(shape) != 2 or shape[0] != shape[1]:
+        raise ValueError(f"graph must be a square n×n matrix, got shape {tuple(shape)}")
+
+
+def _check_costs(costs, rows, cols, indptr) -> None:
+    if costs.dtype.kind in "iub":
+        bad = np.abs(costs.astype(np.int64)) > MAX_COST if costs.dtype.itemsize >= 4 else np.zeros(len(costs), bool)
+    else:
+        bad = ~np.isfinite(costs) | (costs != np.round(costs)) | (np.abs(costs) > MAX_COST)
+    if not bad.any():
+        return
+    e = int(np.flatnonzero(bad)[0])
+    tail = int(rows[e]) if rows is not None else int(np.searchsorted(indptr, e, side="right") - 1)
+    c = costs[e]
+    why = ("NaN" if c != c else "-inf" if np.isneginf(c) else
+           f"too large (|cost| ≤ {MAX_COST})" if abs(float(c)) > MAX_COST else "not a whole number")
+    raise ValueError(f"edge {tail}→{int(cols[e])} has cost {c.item()!r}: {why}; SSSP costs are exact "
+                     "integers")
+
+
+def _from_edges(n, rows, cols, costs) -> SparseGraph:
+    """CSR from an edge list, each row sorted by head, keeping the cheapest of parallel edges."""
+    rows, cols = np.ascontiguousarray(rows, np.int64), np.ascontiguousarray(cols, np.int64)
+    indptr, indices, weights = _csr_cheapest(n, rows, cols, np.ascontiguousarray(costs, np.int64))
+    return SparseGraph(n, indptr, indices, weights)
+
+
+@numba.njit(cache=True, parallel=True)
+def _csr_cheapest(n, rows, cols, costs):
+    """Counting sort by tail, then per row: sort by (head, cost) and keep each head's first."""
+    m = len(rows)
+    start = np.zeros(n + 1, np.int64)
+    for e in range(m):
+        start[rows[e] + 1] += 1
+    for v in range(n):
+        start[v + 1] += start[v]
+    fill = start[:-1].copy()
+    keys = np.empty(m, np.int64)  # head << 32 | (cost + 2³¹): one sort orders by head, then cost
+    for e in range(m):
+        keys[fill[rows[e]]] = (cols[e] << 32) | (costs[e] + 2**31)
+        fill[rows[e]] += 1
+    kept = np.zeros(n + 1, np.int64)
+    for v in numba.prange(n):
+        row = np.sort(keys[start[v]:start[v + 1]])
+        count = 0
+        for i in range(len(row)):
+            if i == 0 or (row[i] >> 32) != (row[i - 1] >> 32):
+                keys[start[v] + count] = row[i]
+                count += 1
+        kept[v + 1] = count
+    for v in range(n):
+        kept[v + 1] += kept[v]
+    indices = np.empty(kept[n], np.int32)
+    weights = np.empty(kept[n], np.int32)
+    for v in numba.prange(n):
+        for i in range(kept[v + 1] - kept[v]):
+            key = keys[start[v] + i]
+            indices[kept[v] + i] = key >> 32
+            weights[kept[v] + i] = (key & 0xFFFFFFFF) - 2**31
+    return kept, indices, weights
+
+
+def as_sources(sources, n: int) -> np.ndarray:
+    """Source vertices as int64 (one int or a sequence; repeats allowed), each in 0..n−1."""
+    s = np.atleast_1d(np.asarray(sources))
+    if s.ndim != 1:
+        raise ValueError(f"sources must be a vertex id or a 1-D sequence of them, got shape {s.shape}")
+    if len(s) and not np.issubdtype(s.dtype, np.integer):
+        raise ValueError(f"sources must be integer vertex ids, got {s.dtype}")
+    s = s.astype(np.int64)
+    out = (s < 0) | (s >= n)
+    if out.any():
+        raise ValueError(f"source {int(s[np.flatnonzero(out)[0]])} is not a vertex of this "
+                         f"{n}-vertex graph (ids 0..{n - 1})")
+    return s
+
+
+def to_float(dist: np.ndarray) -> np.ndarray:
+    """int64 distances with the INF sentinel as float64 with ``np.inf``."""
+    out = dist.astype(np.float64)
+    out[dist >= INF] = np.inf
+    return out

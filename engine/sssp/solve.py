@@ -1,0 +1,70 @@
+"""``solve``: validate a graph and its sources, run the chosen variant, fall back to the CPU if a
+GPU variant cannot run or fails."""
+
+import time
+
+import numba
+
+from ..gpu_device import simulated
+from .errors import NegativeCycleError, NegativeWeightError
+from .graph import as_graph, as_sources, to_float
+from .registry import get_variant
+from .result import SSSPResult
+
+AUTO = "auto"
+GPU_MIN_WORK = 1 << 16  # n × sources below which the CPU answers before a launch would
+
+
+def solve(graph, sources, variant: str = AUTO) -> SSSPResult:
+    """Shortest paths from each of ``sources`` in ``graph`` (scipy.sparse CSR, dense n×n with
+    ``np.inf`` = no edge, or a ``SparseGraph`` from ``prepare`` that keeps its GPU copy).
+
+    ``variant``: a registered name, or ``"auto"`` (gpu-fast-sssp where a GPU is worth it, else
+    cpu-dijkstra, or cpu-bellman-ford for negative costs). A GPU variant that cannot run here
+    or fails while running falls back to the CPU; ``result.note`` says so.
+    """
+    g = as_graph(graph)
+    s = as_sources(sources, g.n)
+    chosen = get_variant(_auto(g, s) if variant == AUTO else variant)
+    fallback = get_variant("cpu-bellman-ford" if g.min_weight < 0 else "cpu-dijkstra")
+    if not chosen.available:
+        return _run(fallback, g, s, f"{chosen.name} unavailable ({chosen.reason}); ran "
+                                    f"{fallback.name} on the CPU")
+    try:
+        return _run(chosen, g, s)
+    except (NegativeCycleError, NegativeWeightError):
+        raise
+    except Exception as exc:
+        if chosen.family != "gpu":
+            raise
+        return _run(fallback, g, s, f"{chosen.name} failed ({exc.__class__.__name__}: "
+                                    f"{str(exc)[:160]}); ran {fallback.name} on the CPU")
+
+
+def prepare(graph):
+    """The validated graph, to be solved many times (its GPU copy is made once and kept)."""
+    return as_graph(graph)
+
+
+def _auto(g, s) -> str:
+    gpu = get_variant("gpu-fast-sssp")
+    if gpu.available and not simulated() and g.n * len(s) >= GPU_MIN_WORK:
+        return gpu.name
+    return "cpu-bellman-ford" if g.min_weight < 0 else "cpu-dijkstra"
+
+
+def _run(variant, g, s, note: str | None = None) -> SSSPResult:
+    start = time.perf_counter()
+    dist, kernel_seconds, variant_note = variant.run(g, s)
+    seconds = time.perf_counter() - start
+    note = "; ".join(x for x in (note, variant_note) if x) or None
+    return SSSPResult(dist=to_float(dist), sources=s, variant=variant.name, seconds=seconds,
+                      kernel_seconds=kernel_seconds, device=_device_name(variant.family), graph=g,
+                      note=note)
+
+
+def _device_name(family: str) -> str:
+    if family == "gpu":
+        from ..gpu_device import gpu_name
+        return gpu_name()
+    return f"CPU ({numba.get_num_threads()} threads)"
