@@ -18,6 +18,7 @@ from numba import cuda, int64
 
 from .gpu_common import (INF64, SIMULATED, THREADS, blocks_for, buffer, pulled_label, timed_on_device,
                          upload)
+from .graph import INF32
 from .negative import raise_negative_cycle
 
 SMALL_MAX = 6144          # int64 labels in 48 KiB of shared memory
@@ -27,7 +28,7 @@ COOPERATIVE_ERROR = None  # why the persistent launch could not be built, if it 
 
 
 @cuda.jit
-def many_small(indptr, indices, weights, sources, out, max_rounds, status):
+def many_small(indptr, indices, weights, sources, out, out_inf, max_rounds, status):
     """Block b solves sources[b], sources[b + gridDim], …: pull rounds on shared-memory labels.
     (indptr, indices, weights) is the reversed graph: row v lists v's in-edges."""
     d = cuda.shared.array(0, int64)
@@ -56,7 +57,7 @@ def many_small(indptr, indices, weights, sources, out, max_rounds, status):
                     status[row] = 1
                 break
         for v in range(t, n, step):
-            out[row, v] = d[v]
+            out[row, v] = d[v] if d[v] < INF64 else out_inf
         cuda.syncthreads()
 
 
@@ -145,20 +146,27 @@ def persistent_kernel():
         return None
 
 
-def _small(g, sources, out):
-    """Returns the rows whose source reaches a negative cycle."""
+def _small(g, sources):
+    """(distances, seconds, rows whose source reaches a negative cycle). The answer is int32
+    where every distance fits (half the copy), in a page-locked buffer kept on the graph: it is
+    overwritten by the next call."""
     indptr, indices, weights = upload(g, transposed=True)
     k = len(sources)
+    dtype, out_inf = (np.int32, INF32) if g.fits_int32() else (np.int64, INF64)
     d_sources = cuda.to_device(sources)
-    d_out = buffer(g, "fast out", (k, g.n), np.int64)
+    d_out = buffer(g, "fast out", (k, g.n), dtype)
+    out = g.device.get(("host", "fast out"))
+    if out is None or out.shape != (k, g.n) or out.dtype != dtype:
+        out = g.device["host", "fast out"] = cuda.pinned_array((k, g.n), dtype)
     status = cuda.to_device(np.zeros(k, np.int32))
     seconds = timed_on_device(lambda: many_small[min(k, 65535), SMALL_THREADS, 0, 8 * g.n](
-        indptr, indices, weights, d_sources, d_out, g.n + 1, status))
+        indptr, indices, weights, d_sources, d_out, out_inf, g.n + 1, status))
     d_out.copy_to_host(out)
-    return seconds, np.flatnonzero(status.copy_to_host())
+    return out, seconds, np.flatnonzero(status.copy_to_host())
 
 
-def _large(g, sources, out):
+def _large(g, sources):
+    out = np.empty((len(sources), g.n), np.int64)
     indptr, indices, weights = upload(g)
     n = g.n
     batch = max(1, min(len(sources), BATCH_ITEMS // n))
@@ -190,7 +198,7 @@ def _large(g, sources, out):
         if status.copy_to_host()[0]:
             cycles.append(first)
         dist[:items].copy_to_host(out[first:first + len(rows)].reshape(-1))
-    return seconds, np.array(cycles, np.int64)
+    return out, seconds, np.array(cycles, np.int64)
 
 
 def _round_by_round(indptr, indices, weights, dist, n, q0, q1, lengths, stamp, status):
@@ -212,12 +220,12 @@ def _round_by_round(indptr, indices, weights, dist, n, q0, q1, lengths, stamp, s
 
 
 def run(g, sources):
-    """(k×n int64 distances, seconds, note)."""
-    out = np.empty((len(sources), g.n), np.int64)
+    """(k×n int64 or int32 distances, seconds, note); small graphs' answers live in a buffer
+    the next call overwrites (``solve`` converts them at once)."""
     if not len(sources) or not g.n:
-        return out, 0.0, None
+        return np.empty((len(sources), g.n), np.int64), 0.0, None
     small = g.n <= SMALL_MAX
-    seconds, cycles = (_small if small else _large)(g, sources, out)
+    out, seconds, cycles = (_small if small else _large)(g, sources)
     if len(cycles):
         raise_negative_cycle(g, sources if not small else sources[cycles])
     how = ("one block per source, labels in shared memory" if small else

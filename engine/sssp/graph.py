@@ -16,6 +16,7 @@ import numpy as np
 import scipy.sparse as sp
 
 INF = np.int64(2**62)
+INF32 = np.int32(2**31 - 1)  # the sentinel of int32 answers (a GPU variant may copy those back)
 MAX_COST = 2**31 - 1
 
 
@@ -37,6 +38,11 @@ class SparseGraph:
     @property
     def min_weight(self) -> int:
         return int(self.weights.min()) if self.m else 0
+
+    def fits_int32(self) -> bool:
+        """Every distance (|d| ≤ (n − 1) · the largest |cost|) fits below INF32."""
+        largest = int(np.abs(self.weights.astype(np.int64)).max()) if self.m else 0
+        return max(self.n - 1, 0) * largest < INF32
 
     def negative_edge(self) -> tuple[int, int, int] | None:
         """(tail, head, cost) of the first negative edge, or None."""
@@ -175,7 +181,7 @@ def as_sources(sources, n: int) -> np.ndarray:
 
 
 def to_float(dist: np.ndarray) -> np.ndarray:
-    """int64 distances with the INF sentinel as float64 with ``np.inf``."""
+    """int64 (int32) distances with the INF (INF32) sentinel as float64 with ``np.inf``."""
     out = dist.astype(np.float64)
-    out[dist >= INF] = np.inf
+    out[dist >= (INF32 if dist.dtype == np.int32 else INF)] = np.inf
     return out
