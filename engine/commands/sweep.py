@@ -105,7 +105,7 @@ def _write(out: Path, sweep, runs, outcome, workers: int, scheduler: str | None,
         summary = results.summarise(df)
         plot_mbr(summary, out / PLOT, title=sweep.source.name)
         _print_summary(summary)
-    for f in outcome.failures:
+    for f in sorted(outcome.failures, key=lambda f: f.run.index):
         print(f"sweep: day {f.run.index} ({f.run.scenario.label()}, seed {f.run.seed}) failed: "
               f"{f.error}", file=sys.stderr)
     print(f"{len(df)} of {len(runs)} day(s) in {wall_s:.1f} s "

@@ -86,7 +86,8 @@ def run_sweep(client: Client, sweep: Sweep, runs: list[Run] | None = None,
     outcome = Outcome()
     if not runs:
         return outcome
-    airports = {name: client.scatter(a) for name, a in sweep.airports.items()}
+    # hash=False: a key of its own, which a previous sweep's release of the same airport cannot drop
+    airports = {name: client.scatter(a, hash=False) for name, a in sweep.airports.items()}
     token = uuid.uuid4().hex[:12]
     futures = {client.submit(run_day, airports[r.scenario.layout], r, sweep.variant,
                              key=f"day-{r.index}-{token}", pure=False): r
@@ -94,15 +95,15 @@ def run_sweep(client: Client, sweep: Sweep, runs: list[Run] | None = None,
     try:
         for future in as_completed(futures):
             run = futures[future]
-            if future.status == "error":
-                outcome.failures.append(Failure(run, repr(future.exception())))
-                if on_result:
-                    on_result(run, None, 0.0)
-            else:
+            try:
                 row, wall = future.result()
+            except Exception as exc:   # the day raised (an edit that cannot apply), or was lost
+                outcome.failures.append(Failure(run, f"{type(exc).__name__}: {exc}"))
+                row, wall = None, 0.0
+            else:
                 outcome.rows[run.index], outcome.wall_s[run.index] = row, wall
-                if on_result:
-                    on_result(run, row, wall)
+            if on_result:
+                on_result(run, row, wall)
             if stop and stop():
                 outcome.interrupted = len(outcome.rows) + len(outcome.failures) < len(runs)
                 break
