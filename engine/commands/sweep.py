@@ -22,7 +22,7 @@ PLOT = "mbr-vs-fleet.png"
 
 def add_arguments(p) -> None:
     p.add_argument("scenarios", help="scenario file (TOML; see airports/sweep-regional.toml)")
-    p.add_argument("--out", default=None, help="results folder (default: sweep-NAME beside the "
+    p.add_argument("--out", default=None, help="results folder (default: sweep-NAME in the "
                                                 "current folder, NAME the scenario file's)")
     p.add_argument("--workers", type=int, default=None,
                    help="worker processes of the local cluster (default: one per core)")
