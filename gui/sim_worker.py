@@ -23,7 +23,7 @@ from PySide6.QtCore import QCoreApplication, QObject, QThread, Signal, Slot
 
 from engine.apsp import solve, variants as all_variants
 from engine.gpu_device import simulated
-from engine.sim import ON_TUG, SimConfig, Simulation
+from engine.sim import SimConfig, Simulation
 from engine.sim.tugs import DRIVING, HANDLING
 
 from .solver_worker import ENGINE_LOCK, WARM_UP
@@ -135,9 +135,7 @@ def tug_infos(sim: Simulation) -> list[TugInfo]:
     bags = sim.bags
     out = []
     for tug in sim.tugs:
-        ids = np.asarray(sim._load[tug.id], dtype=np.int64)
-        if len(ids):
-            ids = ids[(bags.state[ids] == ON_TUG) & (bags.tug[ids] == tug.id)]
+        ids = sim.onboard(tug)
         dests = np.unique(bags.set.dest[ids]).tolist() if len(ids) else []
         pickups = int(np.count_nonzero(bags.reserved[tug.pickup] == tug.id)) if len(tug.pickup) else 0
         out.append(TugInfo(tug.id, int(tug.activity), int(tug.node), int(tug.target),

@@ -16,15 +16,17 @@ come first served up to capacity, nearest destination next, plain shortest route
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
+import numba
 import numpy as np
 
 from ..apsp import solve
 from ..airport.cost import DECISECONDS
 from .bags import WAITING, Bags
 from .keygraph import KeyGraph
-from .network import RoadNetwork
+from .network import RoadNetwork, Router
 
 STOP_S = 30.0        # hitch/unhitch carts at a stop
 PER_BAG_S = 4.0      # load or unload one bag
@@ -102,7 +104,11 @@ class RouteTables:
         return self.keys.dist(s, nodes)
 
     def plain_route(self, i: int, j: int) -> np.ndarray:
-        return self.net.route(self.plain_w, self.plain, i, j)
+        return self.plain_routes.route(i, j)
+
+    @functools.cached_property
+    def plain_routes(self) -> Router:
+        return self.net.router(self.plain_w, self.plain)
 
     def bag_route(self, i: int, j: int) -> np.ndarray:
         if self.keys is None or self.keys.dk is None:
@@ -127,6 +133,7 @@ class Pickups:
         self.live = np.zeros(n_nodes, dtype=np.int64)
         self.expired = np.zeros(len(ldt), dtype=bool)     # no longer counted in ``live``
         self._order = np.lexsort((np.arange(len(ldt)), ldt))
+        self._ldt_sorted = ldt[self._order].tolist()      # the sweep in ``expire`` reads these
         self._ptr = 0
         self.version = 0
 
@@ -167,13 +174,12 @@ class Pickups:
 
     def expire(self, t: float) -> None:
         """Bags whose latest departure has passed stop counting as live."""
-        hi = self._ptr
-        order, ldt = self._order, self.ldt
-        while hi < len(order) and ldt[order[hi]] < t:
+        hi, ldt = self._ptr, self._ldt_sorted
+        while hi < len(ldt) and ldt[hi] < t:
             hi += 1
         if hi == self._ptr:
             return
-        ids = order[self._ptr:hi]
+        ids = self._order[self._ptr:hi]
         self._ptr = hi
         b = self.bags
         ids = ids[~self.expired[ids]]
@@ -241,20 +247,16 @@ class ShortestPathDispatcher:
         ids = ids[np.lexsort((ids, sim.pickups.ldt[ids]))]
         return ids[: max(0, tug.capacity - int(sim.bags.on_tug[tug.id]))]
 
-    def top_up(self, sim, tug, node: int, onboard_dests: set[int]) -> np.ndarray:
+    def top_up(self, sim, tug, node: int) -> np.ndarray:
         return self.select(sim, tug, node, sim.t)
 
     def choose_delivery(self, sim, tug, ids: np.ndarray) -> int | None:
         """Nearest destination among the bags on board that can still make it; None when none
         can (they ride along until their deadline passes, and the tug fetches others)."""
-        tables, s = sim.tables, tug.node
-        dest = sim.bags.set.dest[ids]
-        eta = sim.t + tables.plain_s[s, dest] + STOP_S
-        alive = np.isfinite(eta) & (sim.bags.set.deadline[ids] >= eta)
-        if not alive.any():
-            return None
-        pool = np.unique(dest[alive])
-        return int(pool[np.lexsort((pool, tables.plain[s, pool]))[0]])
+        tables = sim.tables
+        best = _nearest_alive_dest(ids, sim.bags.set.dest, sim.bags.set.deadline,
+                                   tables.plain_s[tug.node], tables.plain[tug.node], sim.t)
+        return None if best < 0 else best
 
     def route(self, sim, i: int, j: int, loaded: bool = False) -> np.ndarray:
         if not self.bag_routes:
@@ -262,7 +264,7 @@ class ShortestPathDispatcher:
         sim.tables.refresh(sim.t, sim.pickups.live, sim.pickups.version)
         return sim.tables.bag_route(i, j)
 
-    def stop_on_the_way(self, sim, tug, path: np.ndarray, dests: set[int]) -> int | None:
+    def stop_on_the_way(self, sim, tug, path: np.ndarray) -> int | None:
         """First node inside ``path`` where live bags wait that the tug has room for."""
         if (not self.collect_on_the_way or len(path) < 3
                 or sim.bags.on_tug[tug.id] >= tug.capacity):
@@ -273,6 +275,21 @@ class ShortestPathDispatcher:
             if (sim.pickups.ldt[ids] >= sim.t + STOP_S).any():
                 return p
         return None
+
+
+@numba.njit(cache=True, nogil=True)
+def _nearest_alive_dest(ids, dest, deadline, plain_s_row, plain_row, now):
+    """The destination nearest on ``plain_row`` (ties: lowest node) among bags ``ids`` that can
+    still reach theirs by its deadline; -1 if none can."""
+    best = -1
+    for b in ids:
+        d = dest[b]
+        eta = now + plain_s_row[d] + STOP_S
+        if np.isfinite(eta) and deadline[b] >= eta:
+            if best < 0 or plain_row[d] < plain_row[best] or (
+                    plain_row[d] == plain_row[best] and d < best):
+                best = d
+    return best
 
 
 class NearestJobDispatcher:
@@ -296,7 +313,7 @@ class NearestJobDispatcher:
         room = tug.capacity - sim.bags.on_tug[tug.id]
         return sim.pickups.available(p)[:max(room, 0)]
 
-    def top_up(self, sim, tug, node: int, onboard_dests: set[int]):
+    def top_up(self, sim, tug, node: int):
         return self.select(sim, tug, node)
 
     def choose_delivery(self, sim, tug, ids: np.ndarray) -> int | None:
@@ -311,7 +328,7 @@ class NearestJobDispatcher:
     def route(self, sim, i: int, j: int, loaded: bool = False) -> np.ndarray:
         return sim.tables.plain_route(i, j)
 
-    def stop_on_the_way(self, sim, tug, path, dests):
+    def stop_on_the_way(self, sim, tug, path):
         return None
 
 

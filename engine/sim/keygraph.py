@@ -24,7 +24,7 @@ import numpy as np
 
 from ..apsp import solve
 from ..airport.cost import bag_aware_weights
-from .network import RoadNetwork, _walk
+from .network import RoadNetwork, Router, _walk
 
 
 class KeyGraph:
@@ -68,12 +68,13 @@ class KeyGraph:
         order = np.lexsort((jidx[e.dst[jj]], src))
         self.j_indptr = np.searchsorted(src[order], np.arange(nj + 1)).astype(np.int64)
         self.j_indices = jidx[e.dst[jj]][order].astype(np.int64)
+        self.j_routes = Router(self.j_indptr, self.j_indices, self.wj, self.dj)
         nk = len(self.key_nodes)
         # the condensed graph is complete: every other key node is a neighbour (no self-loops)
         self.k_indptr = np.arange(0, nk * (nk - 1) + 1, max(nk - 1, 1), dtype=np.int64)[:nk + 1]
         grid = np.tile(np.arange(nk, dtype=np.int64), (nk, 1))
         self.k_indices = grid[~np.eye(nk, dtype=bool)].ravel()
-        self.wk = self.dk = self.first = self.last = None
+        self.wk = self.dk = self.first = self.last = self.k_routes = None
         self.build_seconds = 0.0
 
     def update(self, counts: np.ndarray, variant: str):
@@ -86,6 +87,7 @@ class KeyGraph:
         self.build_seconds = time.perf_counter() - start
         r = solve(self.wk, variant)
         self.dk = r.dist
+        self.k_routes = Router(self.k_indptr, self.k_indices, self.wk, self.dk)
         return r
 
     def dist(self, s: int, nodes: np.ndarray) -> np.ndarray:
@@ -101,20 +103,33 @@ class KeyGraph:
             return np.array([i], dtype=np.int64)
         if not np.isfinite(self.dk[a, b]):
             return np.empty(0, dtype=np.int64)
-        hops = _walk(self.k_indptr, self.k_indices, self.wk, self.dk, a, b)
-        out = [i]
-        for x, y in zip(hops[:-1].tolist(), hops[1:].tolist()):
-            f = int(self.first[x, y])
-            if f >= 0:
-                j1, j2 = int(self.kj_j[f]), int(self.jk_j[self.last[x, y]])
-                inner = (np.array([j1]) if j1 == j2 else
-                         _walk(self.j_indptr, self.j_indices, self.wj, self.dj, j1, j2))
-                out.extend(self.junctions[inner].tolist())
-            out.append(int(self.key_nodes[y]))
-        return np.asarray(out, dtype=np.int64)
+        k, jr = self.k_routes, self.j_routes
+        return _expand(_walk(k.indptr, k.indices, k.w, k.dist_to[b], a, b), self.first, self.last,
+                       self.kj_j, self.jk_j, jr.indptr, jr.indices, jr.w, jr.dist_to,
+                       self.key_nodes, self.junctions)
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, nogil=True)
+def _expand(hops, first, last, kj_j, jk_j, j_indptr, j_indices, j_w, j_dist_to, key_nodes,
+            junctions):
+    """The road route of a condensed route ``hops``: each hop's first road, junction route and
+    last road (or its direct road)."""
+    out = [key_nodes[hops[0]]]
+    for h in range(hops.shape[0] - 1):
+        x, y = hops[h], hops[h + 1]
+        f = first[x, y]
+        if f >= 0:
+            j1, j2 = kj_j[f], jk_j[last[x, y]]
+            if j1 == j2:
+                out.append(junctions[j1])
+            else:
+                for j in _walk(j_indptr, j_indices, j_w, j_dist_to[j2], j1, j2):
+                    out.append(junctions[j])
+        out.append(key_nodes[y])
+    return np.array(out, dtype=np.int64)
+
+
+@numba.njit(cache=True, nogil=True)
 def _condense(nk, kj_ptr, kj_j, kj_w, jk_j, jk_v, jk_w, kk_u, kk_v, kk_w, dj):
     wk = np.full((nk, nk), np.inf)
     first = np.full((nk, nk), -1, dtype=np.int64)

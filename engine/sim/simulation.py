@@ -9,6 +9,7 @@ once. Nothing depends on wall-clock time, so the same inputs and seed give the s
 from __future__ import annotations
 
 import heapq
+import math
 import time
 from dataclasses import dataclass, replace
 
@@ -25,6 +26,14 @@ from .schedule import (Flight, Schedule, ScheduleParams, generate_flights, make_
 from .tugs import DRIVING, HANDLING, IDLE, Tug
 
 ARRIVE, DONE = 0, 1
+
+
+def _frozen(ids: np.ndarray) -> np.ndarray:
+    ids.flags.writeable = False
+    return ids
+
+
+_NO_BAGS = _frozen(np.empty(0, dtype=np.int64))
 
 
 @dataclass
@@ -111,13 +120,17 @@ class Simulation:
             for _ in range(count):
                 self.tugs.append(Tug(len(self.tugs), d, f.capacity, f.speed_mps, d))
         self.capacities = np.array([t.capacity for t in self.tugs], dtype=np.int64)
-        self._load: list[list[int]] = [[] for _ in self.tugs]
+        self._load = [_NO_BAGS for _ in self.tugs]   # per tug, the bags on it in loading order
 
         self.bags = Bags(bagset, self.net.n, len(self.tugs))
         self.pickups = Pickups(self.bags, latest_departure(bagset, self.tables.plain_s), self.net.n)
         self._ready_ptr = 0
         self._deadline_order = np.lexsort((np.arange(len(bagset)), bagset.deadline))
         self._deadline_ptr = 0
+        # the event scans read Python floats: a day makes ~10^5 of these look-ups
+        self._n_bags = len(bagset)
+        self._ready = bagset.ready.tolist()
+        self._deadlines = bagset.deadline[self._deadline_order].tolist()
         self._events: list[tuple[float, int, int, int]] = []
         self._seq = 0
         self._free: list[int] = [t.id for t in self.tugs]     # idle, to dispatch next round
@@ -152,14 +165,13 @@ class Simulation:
         return self.t >= self.end_time
 
     def _next_time(self) -> float:
-        b = self.bags.set
-        t = np.inf
-        if self._ready_ptr < len(b):
-            t = b.ready[self._ready_ptr]
+        t = math.inf
+        if self._ready_ptr < self._n_bags:
+            t = self._ready[self._ready_ptr]
         if self._events:
             t = min(t, self._events[0][0])
-        if self._deadline_ptr < len(b):
-            t = min(t, b.deadline[self._deadline_order[self._deadline_ptr]])
+        if self._deadline_ptr < self._n_bags:
+            t = min(t, self._deadlines[self._deadline_ptr])
         if self._free and self.pickups.version != self._round_version:
             t = min(t, max(self._next_round, self.t))
         return float(t)
@@ -167,10 +179,10 @@ class Simulation:
     def _advance(self, t: float) -> None:
         self._sample_up_to(t)
         self.t = t
-        b = self.bags.set
+        b, n = self.bags.set, self._n_bags
         # 1. bags becoming ready
         hi = self._ready_ptr
-        while hi < len(b) and b.ready[hi] <= t:
+        while hi < n and self._ready[hi] <= t:
             hi += 1
         if hi > self._ready_ptr:
             ids = np.arange(self._ready_ptr, hi)
@@ -187,16 +199,18 @@ class Simulation:
                 self._done(self.tugs[k])
         # 3. deadlines passing
         hi = self._deadline_ptr
-        order, dl = self._deadline_order, b.deadline
-        while hi < len(b) and dl[order[hi]] <= t:
+        while hi < n and self._deadlines[hi] <= t:
             hi += 1
         if hi > self._deadline_ptr:
-            ids = order[self._deadline_ptr:hi]
+            ids = self._deadline_order[self._deadline_ptr:hi]
             self._deadline_ptr = hi
             st = self.bags.state[ids]
             ids = ids[(st == WAITING) | (st == ON_TUG)]
+            on_tugs = ids[self.bags.state[ids] == ON_TUG]
             waiting_free = ids[(self.bags.state[ids] == WAITING) & (self.bags.reserved[ids] < 0)]
             self.pickups.remove(waiting_free, b.origin[waiting_free])
+            for k in np.unique(self.bags.tug[on_tugs]).tolist():
+                self._unload(k, on_tugs)
             self.bags.misconnect(ids, t)
         # 4. a dispatch round for idle tugs
         if self._free and t >= self._next_round and self.pickups.version != self._round_version:
@@ -212,12 +226,13 @@ class Simulation:
 
     # -- tugs ----------------------------------------------------------------------------------
     def onboard(self, tug: Tug) -> np.ndarray:
-        ids = np.asarray(self._load[tug.id], dtype=np.int64)
-        if len(ids):
-            keep = (self.bags.state[ids] == ON_TUG) & (self.bags.tug[ids] == tug.id)
-            ids = ids[keep]
-            self._load[tug.id] = ids.tolist()
-        return ids
+        """The bags on ``tug``, in the order they were loaded (read-only)."""
+        return self._load[tug.id]
+
+    def _unload(self, tug_id: int, ids: np.ndarray) -> None:
+        """Bags leave the tug's load (delivered or misconnected on board)."""
+        load = self._load[tug_id]
+        self._load[tug_id] = _frozen(load[~np.isin(load, ids)])
 
     def _promised(self, tug: Tug) -> np.ndarray:
         """Bags promised to ``tug`` that still wait for it."""
@@ -233,16 +248,14 @@ class Simulation:
         pending = self._promised(tug)
         if len(pending):   # a stop on the way came first: now fetch the bags promised
             if self.bags.on_tug[tug.id] < tug.capacity:
-                dests = set(np.unique(self.bags.set.dest[pending]).tolist())
-                self._drive(tug, int(self.bags.node[pending[0]]), dests)
+                self._drive(tug, int(self.bags.node[pending[0]]))
                 return
             self.pickups.release(pending, self.t)
             tug.pickup = np.empty(0, dtype=np.int64)
         ids = self.onboard(tug)
         target = d.choose_delivery(self, tug, ids) if len(ids) else None
         if target is not None:
-            dests = set(np.unique(self.bags.set.dest[ids]).tolist())
-            self._drive(tug, target, dests)
+            self._drive(tug, target)
             return
         else:
             job = d.choose_pickup(self, tug)
@@ -251,15 +264,14 @@ class Simulation:
                 self.bags.reserved[pick] = tug.id
                 self.pickups.remove(pick, np.full(len(pick), p))
                 tug.pickup = pick
-                dests = set(np.unique(self.bags.set.dest[pick]).tolist())
-                self._drive(tug, p, dests)
+                self._drive(tug, p)
                 return
         tug.activity, tug.path = IDLE, np.empty(0, dtype=np.int64)
         self._free.append(tug.id)
 
-    def _drive(self, tug: Tug, target: int, dests: set[int]) -> None:
+    def _drive(self, tug: Tug, target: int) -> None:
         path = self.dispatcher.route(self, tug.node, target, self.bags.on_tug[tug.id] > 0)
-        stop = self.dispatcher.stop_on_the_way(self, tug, path, dests)
+        stop = self.dispatcher.stop_on_the_way(self, tug, path)
         if stop is not None:
             path = path[: int(np.flatnonzero(path == stop)[0]) + 1]
             target = stop
@@ -285,16 +297,14 @@ class Simulation:
             promised = promised[:room]
         if len(promised):
             self.bags.load(promised, tug.id, tug.capacity)
-            self._load[tug.id].extend(promised.tolist())
+            self._load[tug.id] = _frozen(np.concatenate([self._load[tug.id], promised]))
         if self.pickable[p] and self.bags.on_tug[tug.id] < tug.capacity:
-            staying = onboard[self.bags.set.dest[onboard] != p] if len(onboard) else onboard
-            dests = set(np.unique(self.bags.set.dest[np.concatenate([staying, promised])]).tolist())
-            extra = self.dispatcher.top_up(self, tug, p, dests)
+            extra = self.dispatcher.top_up(self, tug, p)
             extra = extra[: tug.capacity - self.bags.on_tug[tug.id]]
             if len(extra):
                 self.pickups.remove(extra, np.full(len(extra), p))
                 self.bags.load(extra, tug.id, tug.capacity)
-                self._load[tug.id].extend(extra.tolist())
+                self._load[tug.id] = _frozen(np.concatenate([self._load[tug.id], extra]))
                 promised = np.concatenate([promised, extra])
         handling = 0.0
         if len(promised) or len(unloading):
@@ -306,8 +316,9 @@ class Simulation:
     def _done(self, tug: Tug) -> None:
         onboard = self.onboard(tug)
         if len(onboard):
-            here = onboard[self.bags.set.dest[onboard] == tug.node]
-            self.bags.deliver(here, self.t)
+            at_dest = self.bags.set.dest[onboard] == tug.node
+            self.bags.deliver(onboard[at_dest], self.t)
+            self._load[tug.id] = _frozen(onboard[~at_dest])
         self._dispatch(tug)
 
     # -- what the GUI and the tests read ---------------------------------------------------------
@@ -322,6 +333,12 @@ class Simulation:
         if not promised[reserved].all():
             raise ConservationError(f"bag {reserved[~promised[reserved]][0]} is promised to a "
                                     "tug that is not coming for it")
+        for tug in self.tugs:
+            load = self._load[tug.id]
+            if (len(load) != self.bags.on_tug[tug.id]
+                    or (len(load) and (self.bags.tug[load] != tug.id).any())):
+                raise ConservationError(f"tug {tug.id}'s load list {load.tolist()} does not match "
+                                        "the bags on it")
 
     def tug_positions(self) -> np.ndarray:
         """(tugs × 2) x, y in metres, interpolated along the road each tug is driving."""
