@@ -139,20 +139,17 @@ class Pickups:
 
     def add(self, ids: np.ndarray) -> None:
         origin = self.bags.set.origin
-        for b in ids.tolist():
-            p = int(origin[b])
+        nodes = origin[ids]
+        for b, p in zip(ids.tolist(), nodes.tolist()):
             self.queue[p].append(b)
-        np.add.at(self.count, origin[ids], 1)
-        fresh = ids[~self.expired[ids]]
-        np.add.at(self.live, origin[fresh], 1)
+        _tally(ids, nodes, 1, self.count, self.live, self.expired)
         self.version += 1
 
     def remove(self, ids: np.ndarray, nodes: np.ndarray) -> None:
-        """Bags that stop being available (promised, loaded, or misconnected while waiting)."""
+        """Bags that stop being available (promised, loaded, or misconnected while waiting),
+        waiting at ``nodes`` (one per bag)."""
         if len(ids):
-            np.subtract.at(self.count, nodes, 1)
-            fresh = ~self.expired[ids]
-            np.subtract.at(self.live, nodes[fresh], 1)
+            _tally(ids, nodes, -1, self.count, self.live, self.expired)
             self.expired[ids] = True
             self.version += 1
 
@@ -275,6 +272,16 @@ class ShortestPathDispatcher:
             if (sim.pickups.ldt[ids] >= sim.t + STOP_S).any():
                 return p
         return None
+
+
+@numba.njit(cache=True, nogil=True)
+def _tally(ids, nodes, sign, count, live, expired):
+    """Count bags ``ids`` in (sign 1) or out of (-1) their nodes: ``count`` all of them,
+    ``live`` those not yet expired."""
+    for i in range(ids.shape[0]):
+        count[nodes[i]] += sign
+        if not expired[ids[i]]:
+            live[nodes[i]] += sign
 
 
 @numba.njit(cache=True, nogil=True)

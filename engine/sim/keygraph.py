@@ -24,7 +24,7 @@ import numpy as np
 
 from ..apsp import solve
 from ..airport.cost import bag_aware_weights
-from .network import RoadNetwork, Router, _walk
+from .network import RoadNetwork, Router, _walk, csr_flat
 
 
 class KeyGraph:
@@ -74,20 +74,42 @@ class KeyGraph:
         self.k_indptr = np.arange(0, nk * (nk - 1) + 1, max(nk - 1, 1), dtype=np.int64)[:nk + 1]
         grid = np.tile(np.arange(nk, dtype=np.int64), (nk, 1))
         self.k_indices = grid[~np.eye(nk, dtype=bool)].ravel()
+        self.k_flat = csr_flat(self.k_indptr, self.k_indices, nk)
         self.wk = self.dk = self.first = self.last = self.k_routes = None
+        # Kept between updates, since a change of the bags changes few roads: per key node u the
+        # cheapest way from u into each junction (and the road it takes), recomputed where u's
+        # roads out changed; and the junction-route part of the condensed weights, recomputed
+        # in those rows and in the columns of key nodes whose roads in changed.
+        self._into = np.full((nk, nj), np.inf)
+        self._into_road = np.full((nk, nj), -1, dtype=np.int64)
+        self._via = np.full((nk, nk), np.inf)
+        self._via_first = np.full((nk, nk), -1, dtype=np.int64)
+        self._via_last = np.full((nk, nk), -1, dtype=np.int64)
+        self._kj_w = np.full(len(self.kj), np.nan)
+        self._jk_w = np.full(len(self.jk), np.nan)
+        self.jk_order = np.lexsort((np.arange(len(self.jk)), self.jk_v))   # roads in, per key node
+        self.jk_ptr = np.searchsorted(self.jk_v[self.jk_order], np.arange(nk + 1))
         self.build_seconds = 0.0
 
     def update(self, counts: np.ndarray, variant: str):
         """Condensed bag-aware costs for the bags ``counts`` waiting per node; then solve."""
         start = time.perf_counter()
         w = bag_aware_weights(self.net.edges, counts)
+        kj_w, jk_w = w[self.kj], w[self.jk]
+        nk = len(self.key_nodes)
+        rows, cols = np.zeros(nk, dtype=np.bool_), np.zeros(nk, dtype=np.bool_)
+        rows[self.kj_u[kj_w != self._kj_w]] = True
+        cols[self.jk_v[jk_w != self._jk_w]] = True
+        self._kj_w, self._jk_w = kj_w, jk_w
         self.wk, self.first, self.last = _condense(
-            len(self.key_nodes), self.kj_ptr, self.kj_j, w[self.kj], self.jk_j, self.jk_v,
-            w[self.jk], self.kk_u, self.kk_v, w[self.kk], self.dj)
+            self.kj_ptr, self.kj_j, kj_w, rows, self._into, self._into_road, self.jk_ptr,
+            self.jk_order, self.jk_j, jk_w, np.flatnonzero(cols), self._via, self._via_first,
+            self._via_last, self.kk_u, self.kk_v, w[self.kk], self.dj)
         self.build_seconds = time.perf_counter() - start
         r = solve(self.wk, variant)
         self.dk = r.dist
-        self.k_routes = Router(self.k_indptr, self.k_indices, self.wk, self.dk)
+        self.k_routes = Router(self.k_indptr, self.k_indices, self.wk, self.dk, self.k_flat,
+                               copy=False)
         return r
 
     def dist(self, s: int, nodes: np.ndarray) -> np.ndarray:
@@ -130,32 +152,35 @@ def _expand(hops, first, last, kj_j, jk_j, j_indptr, j_indices, j_w, j_dist_to, 
 
 
 @numba.njit(cache=True, nogil=True)
-def _condense(nk, kj_ptr, kj_j, kj_w, jk_j, jk_v, jk_w, kk_u, kk_v, kk_w, dj):
-    wk = np.full((nk, nk), np.inf)
-    first = np.full((nk, nk), -1, dtype=np.int64)
-    last = np.full((nk, nk), -1, dtype=np.int64)
-    nj = dj.shape[0]
-    best = np.empty(nj)
-    arg = np.empty(nj, dtype=np.int64)
+def _condense(kj_ptr, kj_j, kj_w, rows, into, into_road, jk_ptr, jk_order, jk_j, jk_w, cols,
+              via, via_first, via_last, kk_u, kk_v, kk_w, dj):
+    """The condensed weights ``wk`` and each one's first and last road (-1: a direct road).
+    Brings ``into`` up to date in ``rows`` and ``via`` in ``rows`` and ``cols`` (see __init__)."""
+    nk, nj = via.shape[0], dj.shape[0]
     for u in range(nk):
-        for j2 in range(nj):
-            best[j2] = np.inf
-            arg[j2] = -1
-        for k in range(kj_ptr[u], kj_ptr[u + 1]):
-            j1 = kj_j[k]
+        best = into[u]
+        arg = into_road[u]
+        if rows[u]:
             for j2 in range(nj):
-                c = kj_w[k] + dj[j1, j2]
-                if c < best[j2]:
-                    best[j2] = c
-                    arg[j2] = k
-        for k in range(jk_j.shape[0]):
-            j2 = jk_j[k]
-            v = jk_v[k]
-            c = best[j2] + jk_w[k]
-            if c < wk[u, v]:
-                wk[u, v] = c
-                first[u, v] = arg[j2]
-                last[u, v] = k
+                best[j2] = np.inf
+                arg[j2] = -1
+            for k in range(kj_ptr[u], kj_ptr[u + 1]):
+                j1 = kj_j[k]
+                for j2 in range(nj):
+                    c = kj_w[k] + dj[j1, j2]
+                    if c < best[j2]:
+                        best[j2] = c
+                        arg[j2] = k
+            for v in range(nk):
+                _via_cell(u, v, best, arg, jk_ptr, jk_order, jk_j, jk_w, via, via_first,
+                          via_last)
+        else:
+            for v in cols:
+                _via_cell(u, v, best, arg, jk_ptr, jk_order, jk_j, jk_w, via, via_first,
+                          via_last)
+    wk = via.copy()
+    first = via_first.copy()
+    last = via_last.copy()
     for k in range(kk_u.shape[0]):
         u, v = kk_u[k], kk_v[k]
         if kk_w[k] <= wk[u, v]:
@@ -166,3 +191,18 @@ def _condense(nk, kj_ptr, kj_j, kj_w, jk_j, jk_v, jk_w, kk_u, kk_v, kk_w, dj):
         wk[u, u] = 0.0
         first[u, u] = -1
     return wk, first, last
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _via_cell(u, v, best, arg, jk_ptr, jk_order, jk_j, jk_w, via, via_first, via_last):
+    """u -> v through junctions only: the cheapest road into v after ``best`` (u's way into
+    each junction); ties go to the lowest road number."""
+    c_best, f, l = np.inf, -1, -1
+    for t in range(jk_ptr[v], jk_ptr[v + 1]):
+        k = jk_order[t]
+        c = best[jk_j[k]] + jk_w[k]
+        if c < c_best:
+            c_best, f, l = c, arg[jk_j[k]], k
+    via[u, v] = c_best
+    via_first[u, v] = f
+    via_last[u, v] = l

@@ -86,11 +86,14 @@ class Router:
     route on the 2,000-junction hub touches a few cache lines, not one per step."""
 
     def __init__(self, indptr: np.ndarray, indices: np.ndarray, weights: np.ndarray,
-                 dist: np.ndarray):
+                 dist: np.ndarray, flat: np.ndarray | None = None, copy: bool = True):
+        """``flat``: where each CSR entry lands in the raveled weights (``csr_flat``), when the
+        caller keeps it to build many routers on one graph. ``copy=False`` reads the transpose
+        as a view (for a matrix small enough to stay in cache)."""
         self.indptr, self.indices = indptr, indices
-        src = np.repeat(np.arange(len(indptr) - 1), np.diff(indptr))
-        self.w = np.ascontiguousarray(weights[src, indices], dtype=np.float64)
-        self.dist_to = np.ascontiguousarray(dist.T, dtype=np.float64)
+        flat = csr_flat(indptr, indices, weights.shape[1]) if flat is None else flat
+        self.w = np.ascontiguousarray(weights, dtype=np.float64).ravel()[flat]
+        self.dist_to = np.ascontiguousarray(dist.T, dtype=np.float64) if copy else dist.T
 
     def route(self, i: int, j: int) -> np.ndarray:
         """Vertices of the route i -> j; empty when unreachable, ``[i]`` when i == j."""
@@ -99,6 +102,11 @@ class Router:
         if not np.isfinite(self.dist_to[j, i]):
             return np.empty(0, dtype=np.int64)
         return _walk(self.indptr, self.indices, self.w, self.dist_to[j], i, j)
+
+
+def csr_flat(indptr: np.ndarray, indices: np.ndarray, n_cols: int) -> np.ndarray:
+    """Index of each CSR entry (u, indices[k]) in a raveled n × ``n_cols`` matrix."""
+    return np.repeat(np.arange(len(indptr) - 1), np.diff(indptr)) * n_cols + indices
 
 
 @numba.njit(cache=True, nogil=True)
