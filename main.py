@@ -14,7 +14,7 @@ import sys
 # sub-command name -> module in engine.commands (or gui) providing add_arguments(parser) and run(args)
 COMMANDS = {
     "app": ("gui.commands", "open the desktop app (the default)"),
-    "bench": ("engine.commands.bench", "benchmark Floyd–Warshall variants"),
+    "bench": ("engine.commands.bench", "benchmark the variants of a problem (default: Floyd–Warshall)"),
     "airport": ("engine.commands.airport", "check or generate airport layout files"),
     "simulate": ("engine.commands.simulate", "run a simulated day headless and write KPIs"),
     "sweep": ("engine.commands.sweep", "run scenario × seed days on Dask; table, summary, plot"),

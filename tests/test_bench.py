@@ -159,3 +159,27 @@ def test_should_stop_ends_the_run_between_points_and_keeps_what_it_measured():
     assert [p.n for p in report.points] == [8, 16, 32]
     assert report.answers["cpu-linear"]["random-15%"]["largest_n_within_budget"] == 32
     assert hooks.progress[-1][0] < hooks.progress[-1][1]  # stopped short of the plan
+
+
+def test_every_problem_module_provides_what_the_command_and_window_use():
+    from engine.bench.problems import PROBLEMS, problem
+    for name in PROBLEMS:
+        module = problem(name)
+        for attribute in ("TITLE", "POINT", "DEFAULT_SIZES", "variants", "add_arguments",
+                          "options", "benchmark", "format_table"):
+            assert hasattr(module, attribute), f"{name}: {attribute}"
+        assert set(module.variants(available_only=True)) <= set(module.variants())
+
+
+def test_an_unknown_problem_is_refused_by_the_command_line(capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(["bench", "--problem", "tsp"])
+    assert exit_.value.code == 2 and "apsp" in capsys.readouterr().err
+
+
+def test_a_saved_report_names_its_problem_and_loads_as_its_points(tmp_path):
+    from engine.bench.problems import load_report as load_any
+    assert main(["bench", "--variants", "cpu-linear", "--sizes", "9", "--density", "15",
+                 "--no-airports", "--out", str(tmp_path)]) == 0
+    assert json.loads((tmp_path / "bench.json").read_text())["problem"] == "apsp"
+    assert load_any(tmp_path / "bench.json").points[0].n == 9

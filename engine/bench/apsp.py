@@ -9,17 +9,15 @@ beyond that scipy's Dijkstra from sampled sources, plus routes summed edge by ed
 
 from __future__ import annotations
 
-import json
-import platform
-import statistics
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 from scipy.sparse.csgraph import csgraph_from_dense, dijkstra, floyd_warshall
 
-from ..apsp import get_variant, solve
-from ..gpu_device import gpu_name
+from ..apsp import solve
+from . import report as _report
+from .report import ReferenceMismatch, Report, machine_info, median_of, repeat  # noqa: F401
 
 FULL_CHECK_N = 600
 SAMPLED_SOURCES = 12
@@ -27,10 +25,6 @@ SAMPLED_SOURCES = 12
 CEILINGS = {"H100": 16.0e12}
 PEERS = ("scipy", "networkx")
 DEFAULT_LADDER = (64, 128, 256, 500, 512, 1024, 2048, 4096, 8192, 16384, 32768)
-
-
-class ReferenceMismatch(AssertionError):
-    """A variant's timed result disagreed with the reference: its time is not reported."""
 
 
 @dataclass
@@ -47,36 +41,6 @@ class Point:
     ceiling_fraction: float | None
     check: str            # how the result was checked
     device: str
-
-
-@dataclass
-class Report:
-    command: str
-    machine: dict
-    budget_s: float
-    points: list[Point] = field(default_factory=list)
-    answers: dict = field(default_factory=dict)
-
-    def to_json(self) -> str:
-        return json.dumps(asdict(self), indent=1)
-
-
-def machine_info() -> dict:
-    import numba
-    import scipy
-    import networkx
-    info = {"platform": platform.platform(), "processor": platform.processor() or platform.machine(),
-            "python": platform.python_version(), "numpy": np.__version__, "numba": numba.__version__,
-            "scipy": scipy.__version__, "networkx": networkx.__version__,
-            "cpu_threads": numba.get_num_threads()}
-    try:
-        import numba_cuda
-        info["numba_cuda"] = numba_cuda.__version__
-    except Exception:
-        pass
-    if get_variant("gpu-blocked").available:
-        info["gpu"] = gpu_name()
-    return info
 
 
 def ceiling_for(device: str) -> float | None:
@@ -137,18 +101,18 @@ def measure(variant: str, cost: np.ndarray, graph: str, budget_s: float,
             raise RuntimeError(result.note)
         check = check_result(cost, result.dist, result.route)
         first, device = result.seconds, result.device
-    ends, kernels = [], []
-    repeats = max(1, min_repeats if first * min_repeats < 4 * budget_s else 1)
-    while len(ends) < repeats or (len(ends) < max_repeats and sum(ends) < 0.5):
+
+    def once():
         if peer:
-            _, seconds = time_peer(variant, cost)
-            ends.append(seconds), kernels.append(seconds)
-        else:
-            r = solve(cost, variant=variant)
-            ends.append(r.seconds), kernels.append(r.kernel_seconds)
-    kernel = statistics.median(kernels)
+            seconds = time_peer(variant, cost)[1]
+            return seconds, seconds
+        r = solve(cost, variant=variant)
+        return r.seconds, r.kernel_seconds
+
+    times = repeat(once, first, budget_s, min_repeats, max_repeats)
+    kernel = median_of(times, 1)
     ceiling = ceiling_for(device)
-    return Point(variant, graph, n, len(ends), 1e3 * statistics.median(ends), 1e3 * kernel,
+    return Point(variant, graph, n, len(times), 1e3 * median_of(times, 0), 1e3 * kernel,
                  n**3 / kernel if kernel > 0 else float("inf"),
                  (n**3 / kernel) / ceiling if ceiling and kernel > 0 else None, check, device)
 
@@ -199,17 +163,9 @@ def format_table(report: Report) -> str:
 
 
 def write_csv(report: Report, path) -> None:
-    import csv
-    with open(path, "w", newline="") as f:
-        w = csv.writer(f)
-        names = list(Point.__dataclass_fields__)
-        w.writerow(names)
-        for p in report.points:
-            w.writerow([getattr(p, k) for k in names])
+    _report.write_csv(report, path, Point)
 
 
 def load_report(path) -> Report:
     """A saved benchmark (the JSON written by ``python main.py bench``)."""
-    data = json.loads(open(path, encoding="utf-8").read())
-    points = [Point(**p) for p in data.pop("points")]
-    return Report(points=points, **data)
+    return _report.read_report(path, Point)

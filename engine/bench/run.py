@@ -1,7 +1,8 @@
-"""One benchmark run: each variant up the size ladder until a solve is over the budget, the
-largest n within it refined by bisection, then each airport.
+"""One benchmark run: what every problem's run shares (the hooks a caller hears, a failed
+point, the sequencing of points), and the Floyd–Warshall run: each variant up the size ladder
+until a solve is over the budget, the largest n within it refined by bisection, then each airport.
 
-The CLI and the GUI's benchmark window both run this; a ``BenchHooks`` is how each shows
+The CLI and the GUI's benchmark window both run these; a ``BenchHooks`` is how each shows
 progress, saves, reports a failed point and cancels between points.
 """
 
@@ -13,7 +14,7 @@ from typing import Callable, Iterable
 import numpy as np
 
 from ..apsp.random_graph import paper_random_graph
-from .apsp import Point, Report, machine_info, measure, paper_answers
+from .apsp import Point, Report, machine_info, measure, paper_answers  # noqa: F401
 
 
 @dataclass
@@ -66,25 +67,27 @@ def planned_points(variants, sizes, densities, airports, bisect_steps: int) -> i
     return len(variants) * (len(densities) * ladder + len(airports))
 
 
-class _Stopped(Exception):
+class Stopped(Exception):
     """``should_stop`` said so: the run ends before its next point."""
 
 
-class _Run:
-    """The report being filled, the failures so far and the progress count of one run."""
+class Run:
+    """The report being filled, the failures so far and the progress count of one run of any
+    problem; ``answers(points, failures, budget_s)`` is the problem's summary, redone per point."""
 
-    def __init__(self, report: Report, hooks: BenchHooks, measure_fn: Callable, total: int):
-        self.report, self.hooks, self.measure_fn = report, hooks, measure_fn
+    def __init__(self, report: Report, hooks: BenchHooks, total: int, answers: Callable):
+        self.report, self.hooks, self.answers = report, hooks, answers
         self.failures: list[Failure] = []
         self.done, self.total = 0, total
 
-    def point(self, variant: str, graph: str, n: int, cost_of: Callable[[], np.ndarray]):
-        """Measure one point; None where it failed and the hooks chose to go on."""
+    def point(self, variant: str, graph: str, n: int, measure_point: Callable[[], object]):
+        """Measure one point (``measure_point()`` returns it); None where it failed and the
+        hooks chose to go on. Raises ``Stopped`` when the hooks say stop."""
         if self.hooks.should_stop():
-            raise _Stopped
+            raise Stopped
         self.hooks.measuring(variant, graph, n)
         try:
-            p = self.measure_fn(variant, cost_of(), graph, self.report.budget_s)
+            p = measure_point()
         except Exception as exc:
             failure = Failure(variant, graph, n, f"{exc.__class__.__name__}: {exc}")
             if not self.hooks.failed(failure, exc):
@@ -93,12 +96,28 @@ class _Run:
             p = None
         else:
             self.report.points.append(p)
-        self.report.answers = answers_for(self.report.points, self.failures, self.report.budget_s)
+        self.report.answers = self.answers(self.report.points, self.failures, self.report.budget_s)
         if p is not None:
             self.hooks.measured(self.report, p)
         self.done += 1
         self.hooks.advanced(self.done, self.total)
         return p
+
+    def skip(self, count: int) -> None:
+        """``count`` planned points will not be measured: the total drops."""
+        if count > 0:
+            self.total -= count
+            self.hooks.advanced(self.done, self.total)
+
+
+class _FloydWarshallRun(Run):
+    def __init__(self, report: Report, hooks: BenchHooks, measure_fn: Callable, total: int):
+        super().__init__(report, hooks, total, answers_for)
+        self.measure_fn = measure_fn
+
+    def fw_point(self, variant: str, graph: str, n: int, cost_of: Callable[[], np.ndarray]):
+        return self.point(variant, graph, n,
+                          lambda: self.measure_fn(variant, cost_of(), graph, self.report.budget_s))
 
     def ladder(self, variant: str, density: int, sizes: list[int], bisect_steps: int) -> None:
         """``sizes`` in increasing order until one is over the budget, then bisect between the
@@ -107,7 +126,7 @@ class _Run:
         planned = self.done + len(sizes) + bisect_steps
 
         def fits(n):  # None: the point failed
-            p = self.point(variant, graph, n, lambda: paper_random_graph(n, density, seed=n))
+            p = self.fw_point(variant, graph, n, lambda: paper_random_graph(n, density, seed=n))
             return None if p is None else p.kernel_median_ms / 1e3 <= self.report.budget_s
 
         lo = hi = None  # the largest size that fit, the first that did not
@@ -125,9 +144,7 @@ class _Run:
             if fit is None:
                 break
             lo, hi = (mid, hi) if fit else (lo, mid)
-        if planned > self.done:  # sizes past the budget, bisection steps not needed
-            self.total -= planned - self.done
-            self.hooks.advanced(self.done, self.total)
+        self.skip(planned - self.done)  # sizes past the budget, bisection steps not needed
 
 
 def run_benchmark(variants: list[str], sizes: Iterable[int], densities: Iterable[int],
@@ -140,7 +157,7 @@ def run_benchmark(variants: list[str], sizes: Iterable[int], densities: Iterable
     hooks = hooks if hooks is not None else BenchHooks()
     sizes, densities = sorted(set(sizes)), list(densities)
     report = Report(command=command, machine=machine_info(), budget_s=budget_s)
-    run = _Run(report, hooks, measure_fn,
+    run = _FloydWarshallRun(report, hooks, measure_fn,
                planned_points(variants, sizes, densities, airports, bisect_steps))
     hooks.started(report)
     try:
@@ -149,8 +166,8 @@ def run_benchmark(variants: list[str], sizes: Iterable[int], densities: Iterable
                 run.ladder(variant, density, sizes, bisect_steps)
         for name, cost in airports.items():
             for variant in variants:
-                run.point(variant, name, len(cost), lambda: cost)
-    except _Stopped:
+                run.fw_point(variant, name, len(cost), lambda: cost)
+    except Stopped:
         pass
     return report
 
