@@ -154,3 +154,26 @@ def test_every_variant_has_a_description_and_a_family():
     assert names == ["cpu-dijkstra", "cpu-bellman-ford", "gpu-dijkstra", "gpu-bellman-ford",
                      "gpu-delta-stepping", "gpu-spmv-csr", "gpu-spmv-ell", "gpu-fast-sssp"]
     assert all(v.description and v.family in ("cpu", "gpu") for v in variants())
+
+
+@pytest.mark.parametrize("variant", CPU)
+@pytest.mark.parametrize("threads", ["one thread", "all cores"])
+def test_cpu_variants_give_the_same_answer_on_one_thread_and_over_all_cores(variant, threads,
+                                                                             monkeypatch):
+    from engine.sssp import cpu_common
+    monkeypatch.setattr(cpu_common, "THREADS_MIN_WORK", 10**12 if threads == "one thread" else 0)
+    n = 13
+    edges = awkward_edges(n, seed=5, negative=variant == "cpu-bellman-ford")
+    check(as_coo(n, *edges), cheapest(n, *edges), [1, 0, 7, 7, 12], variant)
+
+
+@pytest.mark.parametrize("threads", ["one thread", "all cores"])
+def test_cpu_bellman_ford_names_a_negative_cycle_on_one_thread_and_over_all_cores(threads,
+                                                                                 monkeypatch):
+    from engine.sssp import cpu_common
+    monkeypatch.setattr(cpu_common, "THREADS_MIN_WORK", 10**12 if threads == "one thread" else 0)
+    cost = np.full((5, 5), np.inf)
+    cost[0, 1], cost[1, 2], cost[2, 1] = 4, 1, -2
+    with pytest.raises(NegativeCycleError) as caught:
+        solve(cost, [3, 0], "cpu-bellman-ford")
+    assert caught.value.vertex in (1, 2) and caught.value.source == 0

@@ -21,6 +21,7 @@ from .report import Report, read_report
 
 PROBLEMS = {
     "apsp": "engine.bench.apsp_problem",
+    "sssp": "engine.bench.sssp_problem",
 }
 DEFAULT = "apsp"
 

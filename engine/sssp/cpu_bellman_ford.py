@@ -8,6 +8,7 @@ import time
 import numba
 import numpy as np
 
+from .cpu_common import spread_over_cores
 from .errors import NegativeCycleError
 from .graph import INF
 
@@ -78,10 +79,11 @@ def run(g, sources):
     out = np.empty((len(sources), g.n), np.int64)
     cycle = np.full(len(sources), -1, np.int64)
     start = time.perf_counter()
-    if len(sources) == 1:
-        cycle[0] = bellman_ford_row(g.indptr, g.indices, g.weights, sources[0], out[0])
-    elif len(sources):
+    if spread_over_cores(g, sources):
         _many(g.indptr, g.indices, g.weights, sources, out, cycle)
+    else:
+        for i, s in enumerate(sources):
+            cycle[i] = bellman_ford_row(g.indptr, g.indices, g.weights, s, out[i])
     seconds = time.perf_counter() - start
     hit = np.flatnonzero(cycle >= 0)
     if len(hit):

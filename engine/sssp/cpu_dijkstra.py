@@ -6,6 +6,7 @@ import time
 import numba
 import numpy as np
 
+from .cpu_common import spread_over_cores
 from .graph import INF
 from .negative import require_nonnegative
 
@@ -92,9 +93,10 @@ def run(g, sources):
     require_nonnegative(g, "cpu-dijkstra")
     out = np.empty((len(sources), g.n), np.int64)
     start = time.perf_counter()
-    if len(sources) == 1:
-        dijkstra_row(g.indptr, g.indices, g.weights, sources[0], out[0],
-                     np.empty(max(g.n, 1), np.int32), np.empty(g.n, np.int32))
-    elif len(sources):
+    if spread_over_cores(g, sources):
         _many(g.indptr, g.indices, g.weights, sources, out)
+    else:
+        heap, pos = np.empty(max(g.n, 1), np.int32), np.empty(g.n, np.int32)
+        for i, s in enumerate(sources):
+            dijkstra_row(g.indptr, g.indices, g.weights, s, out[i], heap, pos)
     return out, time.perf_counter() - start, None
