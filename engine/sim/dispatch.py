@@ -24,7 +24,7 @@ import numpy as np
 
 from ..apsp import solve
 from ..airport.cost import DECISECONDS
-from .bags import WAITING, Bags
+from .bags import PENDING, WAITING, Bags
 from .keygraph import KeyGraph
 from .network import RoadNetwork, Router
 
@@ -65,14 +65,17 @@ class RouteTables:
     """Plain travel time on the full road graph (solved once) and the bag-aware cost between key
     nodes (``KeyGraph``, solved again as the policy allows)."""
 
-    def __init__(self, net: RoadNetwork, variant: str, policy: RecomputePolicy):
+    def __init__(self, net: RoadNetwork, variant: str, policy: RecomputePolicy, t: float = 0.0):
+        """``t``: the simulated time of the solves (0 at the start of a day; later when an edit
+        changes the roads)."""
         self.net = net
         self.variant = variant
         self.policy = policy
+        self.t0 = t
         self.log: list[Recompute] = []
         self.plain_w = net.time_matrix()
         r = solve(self.plain_w, variant)
-        self.log.append(Recompute(0.0, r.variant, r.seconds, "travel-time", r.note))
+        self.log.append(Recompute(t, r.variant, r.seconds, "travel-time", r.note))
         self.plain = r.dist                      # deciseconds
         self.plain_s = self.plain / DECISECONDS  # seconds
         self.keys: KeyGraph | None = None
@@ -84,7 +87,7 @@ class RouteTables:
         """Where tugs stop and bags wait; solves the static junction subgraph once."""
         self.keys = KeyGraph(self.net, key, self.variant)
         for variant, seconds, note in self.keys.solves:
-            self.log.append(Recompute(0.0, variant, seconds, "junctions", note))
+            self.log.append(Recompute(self.t0, variant, seconds, "junctions", note))
 
     def refresh(self, t: float, counts: np.ndarray, version: int) -> None:
         """Solve the bag-aware all-pairs again if the bags changed and the policy allows."""
@@ -99,7 +102,10 @@ class RouteTables:
 
     def bag_dist(self, t: float, counts: np.ndarray, version: int, s: int,
                  nodes: np.ndarray) -> np.ndarray:
-        """Bag-aware distances (deciseconds) from key node ``s`` to key ``nodes``."""
+        """Bag-aware distances (deciseconds) from key node ``s`` to key ``nodes`` (plain travel
+        time from a junction, where an edit may leave a tug)."""
+        if self.keys.kidx[s] < 0:
+            return self.plain[s, nodes]
         self.refresh(t, counts, version)
         return self.keys.dist(s, nodes)
 
@@ -111,7 +117,8 @@ class RouteTables:
         return self.net.router(self.plain_w, self.plain)
 
     def bag_route(self, i: int, j: int) -> np.ndarray:
-        if self.keys is None or self.keys.dk is None:
+        k = self.keys
+        if k is None or k.dk is None or k.kidx[i] < 0 or k.kidx[j] < 0:
             return self.plain_route(i, j)
         path = self.keys.route(i, j)
         return path if len(path) else self.plain_route(i, j)
@@ -185,6 +192,19 @@ class Pickups:
         if len(waiting):
             np.subtract.at(self.live, b.node[waiting], 1)
             self.version += 1
+
+    def retime(self, ldt: np.ndarray, t: float) -> None:
+        """New latest departures (an edit changed the roads or the bags' gates): ``live`` and the
+        sweep of ``expire`` re-derived at time ``t`` as if these had held all along."""
+        b = self.bags
+        self.ldt = ldt
+        self._order = np.lexsort((np.arange(len(ldt)), ldt))
+        self._ldt_sorted = ldt[self._order].tolist()
+        self._ptr = int(np.searchsorted(ldt[self._order], t, side="left"))
+        free = (b.state == WAITING) & (b.reserved < 0)
+        self.expired = ~(free | (b.state == PENDING)) | (ldt < t)
+        self.live = np.bincount(b.node[free & ~self.expired], minlength=len(self.live))
+        self.version += 1
 
     def available(self, p: int) -> np.ndarray:
         """Unreserved waiting bags at ``p`` in arrival order (compacts the queue)."""

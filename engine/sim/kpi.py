@@ -29,7 +29,8 @@ def sample(sim) -> dict:
             "misconnected": b.count(MISCONNECTED),
             "mbr": round(mbr(b.count(MISCONNECTED), b.created), 3),
             "tugs_busy": sum(1 for tug in sim.tugs if tug.activity != 0),
-            "recomputes": len(sim.tables.log)}
+            "recomputes": len(sim.tables.log),
+            "tug_km": round(math.fsum(t.distance_m for t in sim.tugs) / 1000.0, 3)}
 
 
 def summary(sim) -> dict:

@@ -16,8 +16,8 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from ..airport.layout import Airport
-from .bags import ON_TUG, WAITING, Bags, ConservationError
-from .dispatch import (PER_BAG_S, STOP_S, Pickups, RecomputePolicy, RouteTables,
+from .bags import ON_TUG, PENDING, WAITING, Bags, ConservationError
+from .dispatch import (PER_BAG_S, STOP_S, Pickups, Recompute, RecomputePolicy, RouteTables,
                        latest_departure, make_dispatcher)
 from .kpi import sample, summary
 from .network import RoadNetwork
@@ -111,6 +111,11 @@ class Simulation:
         key[bagset.origin] = True
         key[bagset.dest] = True
         self.tables.set_key_nodes(key)
+        self.key_mask, self.depot_nodes = key, depots
+        # what-if edits: closed gate -> the gate taking its flights; the day's plan before edits
+        self.gate_map: dict[int, int] = {}
+        self._origin0, self._dest0 = bagset.origin.copy(), bagset.dest.copy()
+        self._flight_gate0 = [f.gate for f in flights]
 
         self.tugs: list[Tug] = []
         for i, (f, d) in enumerate(zip(fleets, depots)):
@@ -247,8 +252,10 @@ class Simulation:
         d = self.dispatcher
         pending = self._promised(tug)
         if len(pending):   # a stop on the way came first: now fetch the bags promised
-            if self.bags.on_tug[tug.id] < tug.capacity:
-                self._drive(tug, int(self.bags.node[pending[0]]))
+            p = int(self.bags.node[pending[0]])
+            if (self.bags.on_tug[tug.id] < tug.capacity and not tug.retired
+                    and np.isfinite(self.tables.plain[tug.node, p])):   # an edit may cut it off
+                self._drive(tug, p)
                 return
             self.pickups.release(pending, self.t)
             tug.pickup = np.empty(0, dtype=np.int64)
@@ -257,7 +264,7 @@ class Simulation:
         if target is not None:
             self._drive(tug, target)
             return
-        else:
+        elif not tug.retired:
             job = d.choose_pickup(self, tug)
             if job is not None:
                 p, pick = job
@@ -267,14 +274,18 @@ class Simulation:
                 self._drive(tug, p)
                 return
         tug.activity, tug.path = IDLE, np.empty(0, dtype=np.int64)
-        self._free.append(tug.id)
+        if not tug.retired:
+            self._free.append(tug.id)
 
-    def _drive(self, tug: Tug, target: int) -> None:
-        path = self.dispatcher.route(self, tug.node, target, self.bags.on_tug[tug.id] > 0)
-        stop = self.dispatcher.stop_on_the_way(self, tug, path)
-        if stop is not None:
-            path = path[: int(np.flatnonzero(path == stop)[0]) + 1]
-            target = stop
+    def _drive(self, tug: Tug, target: int, path: np.ndarray | None = None) -> None:
+        """Start a leg to ``target``: the dispatcher's route (cut short at a stop on the way),
+        or ``path`` as given."""
+        if path is None:
+            path = self.dispatcher.route(self, tug.node, target, self.bags.on_tug[tug.id] > 0)
+            stop = self.dispatcher.stop_on_the_way(self, tug, path)
+            if stop is not None:
+                path = path[: int(np.flatnonzero(path == stop)[0]) + 1]
+                target = stop
         rel, length = self.net.leg_times(path)
         tug.start_leg(path, rel, self.t, target)
         tug.distance_m += length
@@ -291,7 +302,7 @@ class Simulation:
         promised, tug.pickup = promised[here], promised[~here]
         onboard = self.onboard(tug)
         unloading = onboard[self.bags.set.dest[onboard] == p] if len(onboard) else onboard
-        room = tug.capacity - self.bags.on_tug[tug.id]
+        room = max(0, tug.capacity - self.bags.on_tug[tug.id])   # < 0 after a capacity edit
         if len(promised) > room:
             self.pickups.release(promised[room:], self.t)
             promised = promised[:room]
@@ -319,7 +330,105 @@ class Simulation:
             at_dest = self.bags.set.dest[onboard] == tug.node
             self.bags.deliver(onboard[at_dest], self.t)
             self._load[tug.id] = _frozen(onboard[~at_dest])
+        if self.capacities[tug.id] != tug.capacity:   # a capacity edit waits for the bags aboard
+            self.capacities[tug.id] = max(tug.capacity, int(self.bags.on_tug[tug.id]))
         self._dispatch(tug)
+
+    # -- what-if edits (``edits`` decides what changes; these carry it out in the running day) -----
+    def set_roads(self, airport: Airport) -> list[Recompute]:
+        """Drive on ``airport``'s roads, timed for its slowest fleet, from now on: both all-pairs
+        solved again (returned), the latest departures and the reachable nodes re-derived, and a
+        leg under way that would take a road no longer there turns off at its next node."""
+        old = self.net
+        net = RoadNetwork(airport, min(f.speed_mps for f in airport.fleets))
+        tables = RouteTables(net, self.tables.variant, self.tables.policy, self.t)
+        tables.set_key_nodes(self.key_mask)
+        solves, tables.log = tables.log, self.tables.log + tables.log
+        self.airport, self.net, self.tables = airport, net, tables
+        self.pickable = usable_nodes(tables.plain, self.depot_nodes)
+        self.pickups.retime(latest_departure(self.bags.set, tables.plain_s), self.t)
+        for tug in self.tugs:
+            if tug.activity == DRIVING:
+                self._replan_leg(tug, old)
+        return solves
+
+    def _replan_leg(self, tug: Tug, old: RoadNetwork) -> None:
+        """From the next node the tug reaches (it finishes the road it is on), the quickest route
+        to its stop; or to the nearest key node it can still reach; or it stops there."""
+        path, times = tug.path, tug.times
+        s = int(np.searchsorted(times, self.t, side="left"))   # first node not yet passed
+        ahead = path[s:]
+        if len(ahead) < 2 or all(self.net.is_road(int(u), int(v))
+                                 for u, v in zip(ahead[:-1], ahead[1:])):
+            return
+        w, target, plain = int(path[s]), tug.target, self.tables.plain
+        if not np.isfinite(plain[w, target]):
+            reach = np.flatnonzero(self.key_mask & np.isfinite(plain[w]))
+            target = int(reach[np.lexsort((reach, plain[w, reach]))[0]]) if len(reach) else w
+        new = self.tables.plain_route(w, target)
+        old_rel, old_len = old.leg_times(ahead)
+        rel, length = self.net.leg_times(new)
+        tug.start_leg(np.concatenate([path[:s], new]),
+                      np.concatenate([times[:s], times[s] + rel]), 0.0, target)
+        tug.distance_m += length - old_len
+        tug.busy_s += float(rel[-1] - old_rel[-1])
+        self._events = [e for e in self._events if e[3] != tug.id]
+        heapq.heapify(self._events)
+        self._schedule(tug.busy_until, ARRIVE, tug)
+
+    def set_gate_map(self, gate_map: dict[int, int]) -> None:
+        """Closed gates, each with the gate taking its flights (node indices; chains followed):
+        every bag not yet delivered or lost goes to its flight's gate as mapped, bags not yet
+        unloaded appear there, flights not yet gone move there."""
+        self.gate_map = dict(gate_map)
+        to = np.arange(self.net.n)
+        for g in gate_map:
+            h = g
+            while h in gate_map:
+                h = gate_map[h]
+            to[g] = h
+        b = self.bags
+        open_ = b.state <= ON_TUG
+        b.set.dest[open_] = to[self._dest0[open_]]
+        pending = b.state == PENDING
+        b.set.origin[pending] = to[self._origin0[pending]]
+        self.schedule.flights = [replace(f, gate=int(to[g0])) if f.departure > self.t else f
+                                 for f, g0 in zip(self.schedule.flights, self._flight_gate0)]
+        self.pickups.retime(latest_departure(b.set, self.tables.plain_s), self.t)
+
+    def add_tug(self, depot: int, capacity: int, speed_mps: float) -> Tug:
+        """A new tug, idle at ``depot`` and free for the next dispatch round."""
+        tug = Tug(len(self.tugs), depot, capacity, speed_mps, depot)
+        self.tugs.append(tug)
+        self.capacities = np.append(self.capacities, capacity)
+        self._load.append(_NO_BAGS)
+        self.bags.on_tug = np.append(self.bags.on_tug, 0)
+        self._free.append(tug.id)
+        self._round_version = -1
+        return tug
+
+    def set_in_service(self, tug: Tug, on: bool) -> None:
+        """A retired tug takes no new job: it delivers what it carries, then parks where it is."""
+        tug.retired = not on
+        if tug.activity == IDLE and on and tug.id not in self._free:
+            self._free.append(tug.id)
+            self._round_version = -1
+        elif tug.activity == IDLE and not on and tug.id in self._free:
+            self._free.remove(tug.id)
+
+    def set_capacity(self, tug: Tug, capacity: int) -> None:
+        """Less room applies once the bags aboard fit (they are never put down on the road)."""
+        tug.capacity = capacity
+        self.capacities[tug.id] = max(capacity, int(self.bags.on_tug[tug.id]))
+
+    def send(self, tug: Tug, node: int) -> None:
+        """An idle tug in service drives to ``node`` on the quickest route (a new depot)."""
+        if (tug.activity != IDLE or tug.retired or tug.node == node
+                or not np.isfinite(self.tables.plain[tug.node, node])):
+            return
+        if tug.id in self._free:
+            self._free.remove(tug.id)
+        self._drive(tug, node, self.tables.plain_route(tug.node, node))
 
     # -- what the GUI and the tests read ---------------------------------------------------------
     def check(self) -> None:

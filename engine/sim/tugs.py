@@ -30,6 +30,7 @@ class Tug:
     busy_until: float = 0.0
     distance_m: float = 0.0
     busy_s: float = 0.0                        # driving + handling seconds, clipped to the run
+    retired: bool = False                      # out of service: takes no new job (a what-if edit)
 
     def start_leg(self, path: np.ndarray, rel_times: np.ndarray, t0: float, target: int) -> None:
         self.path = path
