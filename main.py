@@ -11,6 +11,8 @@ import argparse
 import importlib
 import sys
 
+from engine.input_error import InputError
+
 # sub-command name -> module in engine.commands (or gui) providing add_arguments(parser) and run(args)
 COMMANDS = {
     "app": ("gui.commands", "open the desktop app (the default)"),
@@ -34,7 +36,11 @@ def main(argv: list[str] | None = None) -> int:
         if command == name:  # import only the command being run: the engine ones need no Qt
             importlib.import_module(module).add_arguments(p)
     args = parser.parse_args(argv)
-    return importlib.import_module(COMMANDS[args.command][0]).run(args) or 0
+    try:
+        return importlib.import_module(COMMANDS[args.command][0]).run(args) or 0
+    except InputError as exc:  # a bad file: "FILE: ITEM: PROBLEM" lines, never a traceback
+        print(exc, file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

@@ -8,8 +8,6 @@ GPU machine with the CLI can be shown on a laptop.
 
 from __future__ import annotations
 
-import json
-import math
 from pathlib import Path
 
 from PySide6.QtCore import QSettings, Qt
@@ -24,6 +22,7 @@ from engine.apsp import variants as all_variants
 from engine.bench.apsp import PEERS, Point, Report, is_random_graph, load_report
 from engine.bench.run import Failure
 from engine.airport.layout_io import bundled_airports
+from engine.input_error import InputError
 
 from .bench_plot import BenchPlot
 from .bench_worker import BenchPlan, BenchRun, BenchWorker
@@ -54,61 +53,6 @@ def parse_sizes(text: str) -> tuple[int, ...]:
     if not sizes:
         raise ValueError("give at least one size (vertices), e.g. 64 128 256")
     return tuple(sorted(set(sizes)))
-
-
-class BadReport(ValueError):
-    """A well-formed JSON file whose content a plot or table could not show."""
-
-
-def check_report(report: Report) -> None:
-    """BadReport naming the first field that a plot or table could not show."""
-    if not isinstance(report.budget_s, (int, float)) or not report.budget_s > 0:
-        raise BadReport(f"budget_s is {report.budget_s!r}, not a positive number of seconds")
-    if not isinstance(report.machine, dict):
-        raise BadReport("machine is not an object")
-    if not isinstance(report.answers, dict):
-        raise BadReport("answers is not an object")
-    for i, p in enumerate(report.points, 1):
-        where = f"point {i}"
-        if not isinstance(p.variant, str) or not isinstance(p.graph, str):
-            raise BadReport(f"{where}: variant and graph must be text")
-        if not isinstance(p.n, int) or isinstance(p.n, bool) or p.n < 1:
-            raise BadReport(f"{where} ({p.variant}): n is {p.n!r}, not a vertex count")
-        for name in ("median_ms", "kernel_median_ms", "relaxations_per_s"):
-            v = getattr(p, name)
-            if not isinstance(v, (int, float)) or isinstance(v, bool) or math.isnan(v) or v < 0:
-                raise BadReport(f"{where} ({p.variant}, n={p.n}): {name} is {v!r}, not a time")
-
-
-def _is_report_shaped(path) -> bool:
-    """A JSON object with a list of point objects (what ``load_report`` needs to start)."""
-    try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except Exception:
-        return False
-    return (isinstance(data, dict) and isinstance(data.get("points"), list)
-            and all(isinstance(p, dict) for p in data["points"]))
-
-
-def describe_load_error(exc: Exception, path=None) -> str:
-    """What is wrong with a benchmark file, in words."""
-    if isinstance(exc, BadReport):
-        return str(exc)
-    if isinstance(exc, FileNotFoundError):
-        return "the file does not exist"
-    if isinstance(exc, OSError):
-        return f"it cannot be read ({exc.strerror or exc})"
-    if isinstance(exc, UnicodeDecodeError):
-        return "it is not a text (UTF-8) file"
-    if isinstance(exc, json.JSONDecodeError):
-        return f"it is not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"
-    if isinstance(exc, (KeyError, AttributeError)) or (
-            isinstance(exc, TypeError) and path is not None and not _is_report_shaped(path)):
-        return ("it is not a benchmark report: expected a JSON object with command, machine, "
-                "budget_s and a points list, as written by `python main.py bench`")
-    if isinstance(exc, TypeError):
-        return f"its fields do not match the benchmark format ({exc})"
-    return str(exc)
 
 
 def _fmt_ms(ms: float) -> str:
@@ -477,10 +421,8 @@ class BenchWindow(QMainWindow):
             return False
         try:
             report = load_report(path)
-            check_report(report)
-        except Exception as exc:  # any bad file is a message, never a crash
-            self._error(f"Could not open {path}: {describe_load_error(exc, path)}. "
-                        "The results shown are unchanged.")
+        except InputError as exc:  # "FILE: ITEM: PROBLEM" for each problem
+            self._error(f"Could not open {exc}\nThe results shown are unchanged.")
             return False
         self.report = report
         self.failures = [self._failure_of(variant, graph, a)

@@ -23,13 +23,13 @@ def test_check_good_files_prints_a_summary_each_and_exits_0(capsys):
     assert "225 gates" in out and "paper-5" in out
 
 
-def test_check_bad_file_prints_every_problem_and_exits_non_zero(tmp_path, capsys):
+def test_check_bad_file_prints_every_problem_and_exits_status_2(tmp_path, capsys):
     doc = json.loads(bundled_airports()["paper-5"].read_text(encoding="utf-8"))
     doc["roads"].append({"a": "A1", "b": "A9", "length_m": 1, "seconds": 1})
     doc["nodes"][0]["kind"] = "hangar"
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps(doc), encoding="utf-8")
-    assert main(["airport", "check", str(bundled_airports()["paper-5"]), str(bad)]) == 1
+    assert main(["airport", "check", str(bundled_airports()["paper-5"]), str(bad)]) == 2
     captured = capsys.readouterr()
     assert "paper-5.json: OK" in captured.out
     assert f"{bad}: road #9 (A1 -> A9): unknown node 'A9'" in captured.err
@@ -39,7 +39,7 @@ def test_check_bad_file_prints_every_problem_and_exits_non_zero(tmp_path, capsys
 def test_check_malformed_json_names_the_line(tmp_path, capsys):
     bad = tmp_path / "broken.json"
     bad.write_text('{"name": "x",\n "nodes": [}\n', encoding="utf-8")
-    assert main(["airport", "check", str(bad)]) == 1
+    assert main(["airport", "check", str(bad)]) == 2
     assert f"{bad}: line 2, column 12: malformed JSON" in capsys.readouterr().err
 
 

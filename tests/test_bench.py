@@ -12,7 +12,7 @@ from tests.apsp_reference import scipy_distances
 from tests.synthetic_measure import SyntheticMeasure
 
 POINT_FIELDS = {"variant", "graph", "n", "repeats", "median_ms", "kernel_median_ms",
-                "relaxations_per_s", "ceiling_fraction", "check", "device"}
+                "relaxations_per_s", "ceiling_fraction", "check", "device", "first_ms"}
 
 
 def test_bench_command_writes_json_and_csv_with_every_field(tmp_path, capsys):
@@ -25,6 +25,7 @@ def test_bench_command_writes_json_and_csv_with_every_field(tmp_path, capsys):
     for point in data["points"]:
         assert set(point) == POINT_FIELDS
         assert point["median_ms"] > 0 and point["relaxations_per_s"] > 0
+        assert point["first_ms"] > 0   # the untimed warm-up call, reported beside the median
         assert point["check"].startswith("scipy")
     assert data["answers"]["cpu-blocked"]["random-15%"]["largest_n_within_budget"] == 40
     csv_lines = (tmp_path / "bench.csv").read_text().splitlines()

@@ -137,7 +137,7 @@ def test_negative_length_is_named(tmp_path):
     doc = _doc()
     doc["roads"][1]["length_m"] = -4
     assert _problems(doc, tmp_path) == [
-        "road #2 (G1 -> G2): length_m must be a non-negative number of metres, got -4"]
+        "road #2 (G1 -> G2): length_m must be a number of metres from 0 to 1e+07, got -4"]
 
 
 def test_missing_length_is_named(tmp_path):

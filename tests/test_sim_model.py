@@ -9,7 +9,7 @@ from engine.airport.layout_io import bundled_airports, load_airport
 from engine.sim import DELIVERED, MISCONNECTED, ON_TUG, WAITING, SimConfig, Simulation
 from engine.sim.bags import Bags, ConservationError
 from engine.sim.kpi import deterministic
-from engine.sim.schedule import BagSet, read_flights_csv
+from engine.sim.schedule import BagSet, FlightsError, read_flights_csv
 from engine.sim.tugs import DRIVING
 
 
@@ -181,5 +181,5 @@ def test_flights_read_from_csv(tmp_path, regional):
     assert sim.kpis()["flights"] == 3 and sim.kpis()["bags_add_up"]
     bad = tmp_path / "bad.csv"
     bad.write_text("flight,gate,arrival,departure\nXY1,NOPE,00:30,01:45\n")
-    with pytest.raises(ValueError, match="line 2"):
+    with pytest.raises(FlightsError, match="bad.csv: line 2: no node .NOPE."):
         read_flights_csv(bad, index)

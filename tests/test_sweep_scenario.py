@@ -73,8 +73,8 @@ edits = ["close A1"]
     assert "[sweep]: unknown key 'speed'" in text
     assert "seed -2 is not a whole number" in text
     assert "[factors]: unknown factor 'edits'" in text
-    assert "[factors] fleet item 2: 0 is not a whole number ≥ 1" in text
-    assert "[factors] fleet item 3: 'many' is not a whole number ≥ 1" in text
+    assert "[factors] fleet item 2: 0 is not a whole number from 1 to 10,000" in text
+    assert "[factors] fleet item 3: 'many' is not a whole number from 1 to 10,000" in text
     assert "[factors] policy: 'fastest' is not one of baseline, shortest-path" in text
     assert "[factors] load: the list is empty" in text
     assert "[factors] hours: 400 is not a number of hours" in text
@@ -84,7 +84,7 @@ def test_missing_seeds_and_layout_and_malformed_toml(tmp_path):
     text = "\n".join(problems(tmp_path, "[factors]\nfleet = 2\n"))
     assert "missing 'seeds'" in text and "missing 'layout'" in text
     assert "malformed TOML" in problems(tmp_path, "[sweep\nseeds = 2")[0]
-    with pytest.raises(SweepError, match="cannot read the file"):
+    with pytest.raises(SweepError, match="the file: cannot be read"):
         load_sweep(tmp_path / "absent.toml")
 
 

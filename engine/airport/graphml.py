@@ -18,6 +18,7 @@ from pathlib import Path
 import networkx as nx
 
 from .layout import Airport
+from ..input_error import MAX_FILE_BYTES, shown
 from .layout_io import LayoutError, airport_from_dict
 
 DEFAULT_FLEET = {"count": 4, "capacity": 40, "speed_mps": 5.5}
@@ -71,8 +72,8 @@ def graph_to_airport(g: nx.Graph, source="<graph>") -> Airport:
         roads.append(road)
     try:
         fleets = json.loads(g.graph["fleets"]) if "fleets" in g.graph else None
-    except (TypeError, json.JSONDecodeError) as exc:
-        problems.append(f"graph attribute 'fleets': not a JSON list ({exc})")
+    except (TypeError, ValueError, RecursionError) as exc:
+        problems.append(f"graph attribute 'fleets': not a JSON list ({shown(str(exc))})")
         fleets = []
     if fleets is None:
         fleets = [{"depot": n["id"], **DEFAULT_FLEET} for n in nodes if n["kind"] == "depot"]
@@ -88,21 +89,26 @@ def graph_to_airport(g: nx.Graph, source="<graph>") -> Airport:
 def load_graphml(path) -> Airport:
     path = Path(path)
     try:
+        if path.stat().st_size > MAX_FILE_BYTES:
+            raise LayoutError(path, [f"the file: {path.stat().st_size:,} bytes, more than the "
+                                     f"{MAX_FILE_BYTES:,} a layout may have"])
         g = nx.read_graphml(str(path))
+    except LayoutError:
+        raise
     except Exception as exc:  # networkx raises several kinds for malformed XML
-        raise LayoutError(path, [f"not readable as GraphML: {exc}"]) from None
+        raise LayoutError(path, [f"the file: not readable as GraphML ({shown(str(exc))})"]) from None
     return graph_to_airport(g, source=path)
 
 
 def _float(v):
     try:
         return float(v)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         return v  # validation names it
 
 
 def _int(v):
     try:
         return int(v)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         return v

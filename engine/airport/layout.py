@@ -29,6 +29,12 @@ class Road:
     one_way: bool = False
 
 
+def tug_seconds(road: Road, speed_mps: float) -> float:
+    """Seconds a tug of top speed ``speed_mps`` needs for ``road``: it never beats its own top
+    speed, whatever the road allows."""
+    return max(float(road.seconds), float(road.length_m) / speed_mps)
+
+
 @dataclass(frozen=True)
 class Fleet:
     depot: str        # node id where the tugs start (usually a "depot" node)

@@ -11,7 +11,8 @@ import math
 from collections import deque
 from pathlib import Path
 
-from .layout import KINDS, Airport, Fleet, Node, Road
+from ..input_error import InputError, read_json, shown
+from .layout import KINDS, Airport, Fleet, Node, Road, tug_seconds
 
 FORMAT = "bagroute-airport"
 VERSION = 1
@@ -25,15 +26,19 @@ _NODE_KEYS = {"id", "kind", "name", "x", "y"}
 _ROAD_KEYS = {"a", "b", "length_m", "seconds", "speed_kmh", "one_way"}
 _FLEET_KEYS = {"depot", "count", "capacity", "speed_mps"}
 
+# Limits past which a value is refused with its reason rather than simulated into nonsense.
+MAX_NODES = 20_000          # an all-pairs matrix of int32 costs: 1.6 GB at this size
+MAX_METRES = 1e7            # positions and road lengths: 10,000 km
+MAX_TUGS = 10_000           # per fleet
+MAX_CAPACITY = 100_000      # bags per tug
+MAX_BAGS = 100_000          # bags waiting per node at the start
+# Routes are exact int32 deciseconds (engine.apsp.matrix.INF = 2**30 - 1): a simple route's
+# time, bounded by every node's slowest road out, must stay below it (about 3.4 years).
+MAX_ROUTE_DECISECONDS = 2**30 - 2
 
-class LayoutError(ValueError):
-    """A layout that cannot be used. ``problems`` holds one "item: what is wrong" per problem;
-    ``str()`` gives one line per problem, each prefixed with the file."""
 
-    def __init__(self, file, problems: list[str]):
-        self.file = str(file)
-        self.problems = list(problems)
-        super().__init__("\n".join(f"{self.file}: {p}" for p in self.problems))
+class LayoutError(InputError):
+    """A layout that cannot be used: ``str()`` gives one "file: item: problem" line each."""
 
 
 # -- reading -----------------------------------------------------------------------------------
@@ -41,15 +46,7 @@ class LayoutError(ValueError):
 def load_airport(path) -> Airport:
     """Read and validate the airport in ``path``; raise ``LayoutError`` with every problem."""
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise LayoutError(path, [f"cannot read the file: {exc}"]) from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise LayoutError(path, [f"line {exc.lineno}, column {exc.colno}: malformed JSON: {exc.msg}"]) from None
-    return airport_from_dict(data, source=path)
+    return airport_from_dict(read_json(path, LayoutError), source=path)
 
 
 def airport_from_dict(data, source="<data>") -> Airport:
@@ -60,15 +57,15 @@ def airport_from_dict(data, source="<data>") -> Airport:
     for key in sorted(set(data) - _TOP_KEYS):
         p.append(f"top level: unknown field {key!r}")
     if data.get("format", FORMAT) != FORMAT:
-        p.append(f"top level: format is {data.get('format')!r}, expected {FORMAT!r}")
+        p.append(f"top level: format is {shown(data.get('format'))}, expected {FORMAT!r}")
     if data.get("version", VERSION) != VERSION:
-        p.append(f"top level: version {data.get('version')!r} is not supported (expected {VERSION})")
+        p.append(f"top level: version {shown(data.get('version'))} is not supported (expected {VERSION})")
     name = _text(data, "name", "top level", p, required=True)
     description = _text(data, "description", "top level", p)
     inspired_by = _text(data, "inspired_by", "top level", p)
     default_speed = data.get("default_speed_kmh", DEFAULT_SPEED_KMH)
     if not _positive(default_speed):
-        p.append(f"top level: default_speed_kmh must be a positive number, got {default_speed!r}")
+        p.append(f"top level: default_speed_kmh must be a positive number, got {shown(default_speed)}")
         default_speed = DEFAULT_SPEED_KMH
 
     nodes = _nodes(data.get("nodes"), p)
@@ -78,6 +75,8 @@ def airport_from_dict(data, source="<data>") -> Airport:
     bags = _bags(data.get("bags", {}), ids, p)
     if not p:
         _check_reachability(nodes, roads, fleets, p)
+    if not p:
+        _check_route_times(nodes, roads, fleets, p)
     if p:
         raise LayoutError(source, p)
     return Airport(name=name, description=description, inspired_by=inspired_by,
@@ -91,7 +90,7 @@ def _text(obj, key, item, p, required=False) -> str:
             p.append(f"{item}: missing {key!r}")
         return ""
     if not isinstance(value, str):
-        p.append(f"{item}: {key!r} must be text, got {value!r}")
+        p.append(f"{item}: {key!r} must be text, got {shown(value)}")
         return ""
     if required and not value.strip():
         p.append(f"{item}: {key!r} is empty")
@@ -99,15 +98,19 @@ def _text(obj, key, item, p, required=False) -> str:
 
 
 def _number(value) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+    """A finite JSON number (not a boolean; an integer too large for a float is not one)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return False
+    return abs(value) < 10**300 if isinstance(value, int) else math.isfinite(value)
 
 
 def _positive(value) -> bool:
     return _number(value) and value > 0
 
 
-def _count(value, minimum) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and value >= minimum
+def _count(value, minimum, maximum=None) -> bool:
+    return (isinstance(value, int) and not isinstance(value, bool) and value >= minimum
+            and (maximum is None or value <= maximum))
 
 
 def _list(value, what, p) -> list:
@@ -127,7 +130,7 @@ def _objects(raw: list, noun: str, p):
         if isinstance(obj, dict):
             yield number, obj
         else:
-            p.append(f"{noun} #{number}: expected an object, got {obj!r}")
+            p.append(f"{noun} #{number}: expected an object, got {shown(obj)}")
 
 
 class _Item:
@@ -148,13 +151,17 @@ def _nodes(raw, p) -> list[Node]:
     raw = _list(raw, "nodes", p)
     if not raw and "top level: missing 'nodes' (a list)" not in p:
         p.append("top level: 'nodes' is empty; an airport needs at least one node")
+    if len(raw) > MAX_NODES:
+        p.append(f"top level: {len(raw):,} nodes, more than the {MAX_NODES:,} an all-pairs "
+                 "matrix is solved for here")
+        return []
     nodes, seen = [], {}
     for number, obj in _objects(raw, "node", p):
         node_id = obj.get("id")
         if not isinstance(node_id, str) or not node_id.strip():
             p.append(f"node #{number}: missing or empty 'id'")
             continue
-        item = f"node #{number} ({node_id!r})"
+        item = f"node #{number} ({shown(node_id)})"
         if node_id in seen:
             p.append(f"{item}: duplicate id, already used by node #{seen[node_id]}")
             continue
@@ -162,15 +169,16 @@ def _nodes(raw, p) -> list[Node]:
         it = _Item(item, obj, _NODE_KEYS, p)
         kind = obj.get("kind")
         if kind not in KINDS:
-            it.problem(f"bad kind {kind!r}; expected one of {', '.join(KINDS)}")
+            it.problem(f"bad kind {shown(kind)}; expected one of {', '.join(KINDS)}")
         name = obj.get("name", node_id)
         if not isinstance(name, str):
-            it.problem(f"'name' must be text, got {name!r}")
+            it.problem(f"'name' must be text, got {shown(name)}")
         for key in ("x", "y"):
             if key not in obj:
                 it.problem(f"missing position {key!r} (metres)")
-            elif not _number(obj[key]):
-                it.problem(f"position {key!r} must be a number of metres, got {obj[key]!r}")
+            elif not _number(obj[key]) or abs(obj[key]) > MAX_METRES:
+                it.problem(f"position {key!r} must be a number of metres within ±{MAX_METRES:g}, "
+                           f"got {shown(obj[key])}")
         if it.ok:
             nodes.append(Node(node_id, kind, name, float(obj["x"]), float(obj["y"])))
         else:
@@ -183,29 +191,32 @@ def _roads(raw, ids, default_speed_kmh, p) -> list[Road]:
     roads, seen = [], {}
     for number, obj in _objects(raw, "road", p):
         a, b = obj.get("a"), obj.get("b")
-        it = _Item(f"road #{number} ({a} -> {b})", obj, _ROAD_KEYS, p)
+        it = _Item(f"road #{number} ({_end(a)} -> {_end(b)})", obj, _ROAD_KEYS, p)
         for end, value in (("a", a), ("b", b)):
             if value is None:
                 it.problem(f"missing end {end!r}")
+            elif not isinstance(value, str):
+                it.problem(f"end {end!r} must be a node id (text), got {shown(value)}")
             elif value not in ids:
-                it.problem(f"unknown node {value!r}")
+                it.problem(f"unknown node {shown(value)}")
         if it.ok and a == b:
             it.problem("a road must join two different nodes")
         length = obj.get("length_m")
         if length is None:
             it.problem("missing length_m")
-        elif not _number(length) or length < 0:
-            it.problem(f"length_m must be a non-negative number of metres, got {length!r}")
+        elif not _number(length) or not 0 <= length <= MAX_METRES:
+            it.problem(f"length_m must be a number of metres from 0 to {MAX_METRES:g}, "
+                       f"got {shown(length)}")
         one_way = obj.get("one_way", False)
         if not isinstance(one_way, bool):
-            it.problem(f"one_way must be true or false, got {one_way!r}")
+            it.problem(f"one_way must be true or false, got {shown(one_way)}")
         seconds = obj.get("seconds")
         speed = obj.get("speed_kmh", default_speed_kmh)
         if seconds is not None:
             if not _positive(seconds):
-                it.problem(f"seconds must be a positive number, got {seconds!r}")
+                it.problem(f"seconds must be a positive number, got {shown(seconds)}")
         elif not _positive(speed):
-            it.problem(f"speed_kmh must be a positive number, got {speed!r}")
+            it.problem(f"speed_kmh must be a positive number, got {shown(speed)}")
         if not it.ok:
             continue
         if seconds is None:
@@ -226,14 +237,16 @@ def _fleets(raw, ids, p) -> list[Fleet]:
     fleets = []
     for number, obj in _objects(raw, "fleet", p):
         depot = obj.get("depot")
-        it = _Item(f"fleet #{number} (depot {depot})", obj, _FLEET_KEYS, p)
-        if depot not in ids:
-            it.problem(f"unknown depot {depot!r}" if depot is not None else "missing 'depot'")
-        for key in ("count", "capacity"):
-            if not _count(obj.get(key), 1):
-                it.problem(f"{key} must be a whole number >= 1, got {obj.get(key)!r}")
+        it = _Item(f"fleet #{number} (depot {_end(depot)})", obj, _FLEET_KEYS, p)
+        if depot is None:
+            it.problem("missing 'depot'")
+        elif not isinstance(depot, str) or depot not in ids:
+            it.problem(f"unknown depot {shown(depot)}")
+        for key, most in (("count", MAX_TUGS), ("capacity", MAX_CAPACITY)):
+            if not _count(obj.get(key), 1, most):
+                it.problem(f"{key} must be a whole number from 1 to {most:,}, got {shown(obj.get(key))}")
         if not _positive(obj.get("speed_mps")):
-            it.problem(f"speed_mps must be a positive number, got {obj.get('speed_mps')!r}")
+            it.problem(f"speed_mps must be a positive number, got {shown(obj.get('speed_mps'))}")
         if it.ok:
             fleets.append(Fleet(depot, obj["count"], obj["capacity"], float(obj["speed_mps"])))
     return fleets
@@ -246,9 +259,10 @@ def _bags(raw, ids, p) -> dict[str, int]:
     bags = {}
     for node_id, count in raw.items():
         if node_id not in ids:
-            p.append(f"bags at {node_id!r}: unknown node")
-        elif not _count(count, 0):
-            p.append(f"bags at {node_id!r}: must be a whole number >= 0, got {count!r}")
+            p.append(f"bags at {shown(node_id)}: unknown node")
+        elif not _count(count, 0, MAX_BAGS):
+            p.append(f"bags at {node_id!r}: must be a whole number from 0 to {MAX_BAGS:,}, "
+                     f"got {shown(count)}")
         else:
             bags[node_id] = count
     return bags
@@ -271,6 +285,30 @@ def _check_reachability(nodes, roads, fleets, p) -> None:
     for n in nodes:
         if n.kind == "gate" and n.id not in seen:
             p.append(f"node {n.id!r} (gate {n.name}): no tug can reach it from any depot")
+
+
+def _check_route_times(nodes, roads, fleets, p) -> None:
+    """Every route's time must fit the exact int32 deciseconds routes are solved in: a simple
+    route leaves each node at most once, so the sum of every node's slowest road out bounds it
+    (the bound ``engine.apsp.matrix.to_int32_costs`` applies). Names the slowest road if not."""
+    speed = min(f.speed_mps for f in fleets)
+    slowest: dict[str, tuple[float, int]] = {}
+    for number, r in enumerate(roads, start=1):
+        t = tug_seconds(r, speed)
+        for a in (r.a,) if r.one_way else (r.a, r.b):
+            slowest[a] = max(slowest.get(a, (0.0, 0)), (t, number))
+    total = sum(max(1.0, round(min(t, 1e15) * 10)) for t, _ in slowest.values())
+    if total > MAX_ROUTE_DECISECONDS:
+        t, number = max(slowest.values())
+        r = roads[number - 1]
+        p.append(f"road {r.a} -> {r.b}: a tug needs {t:.4g} s to drive it (at most "
+                 f"{speed:g} m/s); routes through roads this slow could take {total / 10:.4g} s, "
+                 f"more than the {MAX_ROUTE_DECISECONDS / 10:.4g} s exact routes allow")
+
+
+def _end(value) -> str:
+    """A road end or depot as written, for an item's label."""
+    return value if isinstance(value, str) else shown(value)
 
 
 # -- writing -----------------------------------------------------------------------------------

@@ -17,7 +17,8 @@ Such a module provides:
 
 import importlib
 
-from .report import Report, read_report
+from ..input_error import shown
+from .report import Report, ReportError, read_report, read_report_json
 
 PROBLEMS = {
     "apsp": "engine.bench.apsp_problem",
@@ -34,7 +35,11 @@ def problem(name: str):
 
 
 def load_report(path) -> Report:
-    """A saved report of any problem (the JSON written by ``python main.py bench``)."""
-    import json
-    name = json.loads(open(path, encoding="utf-8").read()).get("problem", DEFAULT)
-    return read_report(path, problem(name).POINT)
+    """A saved report of any problem (the JSON written by ``python main.py bench``), checked
+    field by field: ``ReportError`` names the file, the item and the problem."""
+    data = read_report_json(path)
+    name = data.get("problem", DEFAULT)
+    if not isinstance(name, str) or name not in PROBLEMS:
+        raise ReportError(path, [f"top level: problem is {shown(name)}, not one of "
+                                 f"{', '.join(PROBLEMS)}"])
+    return read_report(path, problem(name).POINT, data)

@@ -7,10 +7,13 @@ import csv
 import json
 import platform
 import statistics
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import MISSING, asdict, dataclass, field, fields
+from pathlib import Path
 from typing import Callable
 
 import numpy as np
+
+from ..input_error import InputError, read_json, shown
 
 
 class ReferenceMismatch(AssertionError):
@@ -60,11 +63,78 @@ def write_csv(report: Report, path, point_type: type) -> None:
             w.writerow([getattr(p, k) for k in names])
 
 
-def read_report(path, point_type: type) -> Report:
-    """A saved report whose points are ``point_type``."""
-    data = json.loads(open(path, encoding="utf-8").read())
-    points = [point_type(**p) for p in data.pop("points")]
-    return Report(points=points, **data)
+class ReportError(InputError):
+    """A benchmark file that cannot be shown: one "file: item: problem" line each."""
+
+
+def read_report_json(path):
+    """The decoded report document in ``path``: a JSON object with a list of points, else
+    ``ReportError``."""
+    data = read_json(Path(path), ReportError)
+    if not isinstance(data, dict) or not isinstance(data.get("points"), list):
+        raise ReportError(path, ["top level: not a benchmark report: expected a JSON object "
+                                 "with command, machine, budget_s and a points list, as written "
+                                 "by `python main.py bench`"])
+    return data
+
+
+def read_report(path, point_type: type, data: dict | None = None) -> Report:
+    """A saved report whose points are ``point_type`` (``data``: its document, if read already),
+    every field checked against its type: ``ReportError`` names the file, item and problem."""
+    data = read_report_json(path) if data is None else data
+    p: list[str] = []
+    if _check_fields("top level", data, Report, p) and not 0 < data["budget_s"] < float("inf"):
+        p.append(f"top level: budget_s is {shown(data['budget_s'])}, not a positive number of seconds")
+    points = []
+    for i, raw in enumerate(data["points"], start=1):
+        if not isinstance(raw, dict):
+            p.append(f"point {i}: expected an object, got {shown(raw)}")
+            continue
+        label = f"point {i} ({shown(raw.get('variant'))}, n={shown(raw.get('n'))})"
+        if _check_fields(label, raw, point_type, p):
+            points.append(point_type(**raw))
+    if p:
+        raise ReportError(path, p)
+    return Report(points=points, **{k: v for k, v in data.items() if k != "points"})
+
+
+def _whole(v) -> bool:   # counts: vertices, edges, sources, repeats
+    return isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 10**12
+
+
+def _measure(v) -> bool:  # a time, a rate or a fraction: a number >= 0 (a rate may be infinite)
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        return False
+    return 0 <= v < 10**300 if isinstance(v, int) else v >= 0
+
+
+# a field's annotation -> (check, what the value must be)
+_TYPES = {"str": (lambda v: isinstance(v, str), "text"),
+          "int": (_whole, "a whole number >= 0"),
+          "float": (_measure, "a number >= 0"),
+          "float | None": (lambda v: v is None or _measure(v), "a number >= 0 or null"),
+          "dict": (lambda v: isinstance(v, dict), "an object"),
+          "list": (lambda v: isinstance(v, list), "a list")}
+
+
+def _check_fields(label: str, obj: dict, cls: type, p: list) -> bool:
+    """Append to ``p`` each unknown, missing or ill-typed field of ``obj`` as dataclass ``cls``
+    declares them (a field with a default may be absent); True if none."""
+    before = len(p)
+    known = {f.name: f for f in fields(cls)}
+    for key in obj:
+        if key not in known:
+            p.append(f"{label}: unknown field {shown(key)}")
+    for name, f in known.items():
+        if name not in obj:
+            if f.default is MISSING and f.default_factory is MISSING:
+                p.append(f"{label}: missing {name!r}")
+            continue
+        annotation = f.type if isinstance(f.type, str) else getattr(f.type, "__name__", str(f.type))
+        ok, what = _TYPES[annotation]
+        if not ok(obj[name]):
+            p.append(f"{label}: {name} is {shown(obj[name])}, not {what}")
+    return len(p) == before
 
 
 def repeat(run_once: Callable[[], tuple], first_s: float, budget_s: float,

@@ -9,7 +9,8 @@ from pathlib import Path
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     sub = parser.add_subparsers(dest="action", required=True)
-    check = sub.add_parser("check", help="validate layout files (.json or .graphml); non-zero exit if any is bad")
+    check = sub.add_parser("check", help="validate layout files (.json or .graphml); exit status 2 "
+                                         "if any is bad, each problem a line on stderr")
     check.add_argument("files", nargs="+", type=Path, metavar="FILE")
     gen = sub.add_parser("generate", help="write a synthetic airport (same seed, same file)")
     gen.add_argument("--gates", type=int, required=True, help="number of contact gates (>= 1)")
@@ -46,11 +47,10 @@ def _check(files) -> int:
             airport = load_any(path)
         except LayoutError as exc:
             bad += 1
-            print(f"{path}: BAD, {len(exc.problems)} problem(s)", file=sys.stderr)
             print(str(exc), file=sys.stderr)
             continue
         print(f"{path}: OK  {summary(airport)}")
-    return 1 if bad else 0
+    return 2 if bad else 0
 
 
 def _generate(args) -> int:

@@ -9,7 +9,7 @@ import sys
 import time
 from pathlib import Path
 
-from ..airport.layout_io import LayoutError, bundled_airports, load_airport
+from ..airport.layout_io import bundled_airports, load_airport
 from ..sim import kpi
 from ..sim.dispatch import POLICIES
 from ..sim.schedule import read_flights_csv
@@ -46,18 +46,14 @@ def _airport(name: str):
 
 
 def run(args) -> int:
-    try:
-        airport = _airport(args.airport)
-    except LayoutError as exc:
-        print(exc, file=sys.stderr)
+    if not 0 < args.hours <= 24 * 7:
+        print(f"simulate: --hours must be more than 0 and at most 168 (a week), got {args.hours:g}",
+              file=sys.stderr)
         return 2
+    airport = _airport(args.airport)   # a bad file: main.py prints its problems, exit status 2
     flights = None
     if args.flights:
-        try:
-            flights = read_flights_csv(args.flights, {n.id: i for i, n in enumerate(airport.nodes)})
-        except (OSError, ValueError) as exc:
-            print(f"cannot read flights: {exc}", file=sys.stderr)
-            return 2
+        flights = read_flights_csv(args.flights, {n.id: i for i, n in enumerate(airport.nodes)})
     try:
         config = SimConfig(hours=args.hours, seed=args.seed, tugs=args.tugs, variant=args.variant,
                            policy=args.policy, recompute=args.recompute, flights=flights,

@@ -13,7 +13,7 @@ import numba
 import numpy as np
 
 from ..airport.cost import DECISECONDS, edge_arrays
-from ..airport.layout import Airport
+from ..airport.layout import Airport, tug_seconds
 
 
 class RoadNetwork:
@@ -24,8 +24,7 @@ class RoadNetwork:
         index = {n.id: i for i, n in enumerate(airport.nodes)}
         secs, lens = [], []
         for r in airport.roads:
-            # A tug never beats its own top speed, whatever the road allows.
-            t = max(float(r.seconds), float(r.length_m) / speed_mps)
+            t = tug_seconds(r, speed_mps)
             secs.append(t), lens.append(float(r.length_m))
             if not r.one_way:
                 secs.append(t), lens.append(float(r.length_m))

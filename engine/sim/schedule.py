@@ -22,6 +22,8 @@ from pathlib import Path
 
 import numpy as np
 
+from ..input_error import MAX_FILE_BYTES, InputError, shown
+
 TRANSFER, CHECKIN, STARTING = 0, 1, 2
 KIND_NAMES = ("transfer", "check-in", "starting")
 
@@ -101,32 +103,81 @@ def generate_flights(gates: np.ndarray, hours: float, seed: int,
     return flights
 
 
+FLIGHT_COLUMNS = ("flight", "gate", "arrival", "departure")
+MAX_FLIGHT_SECONDS = 7 * 24 * 3600.0   # a schedule covers at most a week
+MAX_FLIGHTS = 100_000
+
+
 def read_flights_csv(path, node_index: dict[str, int]) -> list[Flight]:
-    """Flights from a CSV with columns flight, gate, arrival, departure (seconds, or HH:MM)."""
+    """Flights from a CSV with columns flight, gate, arrival, departure (seconds from the start
+    of the day, or H:MM[:SS]); other columns are ignored. ``FlightsError`` names the file, the
+    line and the problem of every bad row."""
     path = Path(path)
-    flights = []
-    with path.open(newline="", encoding="utf-8") as fh:
-        for line, row in enumerate(csv.DictReader(fh), start=2):
-            try:
-                gate = row["gate"].strip()
-                if gate not in node_index:
-                    raise ValueError(f"no node {gate!r} in the airport")
-                arr, dep = _time(row["arrival"]), _time(row["departure"])
-                if dep <= arr:
-                    raise ValueError("departure must be after arrival")
-                flights.append(Flight(row["flight"].strip(), node_index[gate], arr, dep))
-            except (KeyError, ValueError, AttributeError) as exc:
-                raise ValueError(f"{path}: line {line}: {exc}") from None
+    try:
+        if path.stat().st_size > MAX_FILE_BYTES:
+            raise FlightsError(path, [f"the file: {path.stat().st_size:,} bytes, more than the "
+                                      f"{MAX_FILE_BYTES:,} a file read here may have"])
+        rows = list(csv.reader(path.read_text(encoding="utf-8").splitlines()))
+    except (OSError, UnicodeDecodeError, csv.Error) as exc:
+        raise FlightsError(path, [f"the file: cannot be read as UTF-8 CSV ({shown(str(exc))})"]) from None
+    if not rows:
+        raise FlightsError(path, ["line 1: empty file; expected the header " + ",".join(FLIGHT_COLUMNS)])
+    header = [h.strip() for h in rows[0]]
+    missing = [c for c in FLIGHT_COLUMNS if c not in header]
+    if missing:
+        raise FlightsError(path, [f"line 1: missing column(s) {', '.join(missing)} "
+                                  f"(expected {','.join(FLIGHT_COLUMNS)})"])
+    if len(rows) - 1 > MAX_FLIGHTS:
+        raise FlightsError(path, [f"the file: {len(rows) - 1:,} flights, more than {MAX_FLIGHTS:,}"])
+    col = {c: header.index(c) for c in FLIGHT_COLUMNS}
+    flights, seen, problems = [], {}, []
+    for line, row in enumerate(rows[1:], start=2):
+        if not any(field.strip() for field in row):
+            continue  # a blank line
+        try:
+            if len(row) != len(header):
+                raise ValueError(f"{len(row)} fields, the header has {len(header)}")
+            name, gate = row[col["flight"]].strip(), row[col["gate"]].strip()
+            if not name:
+                raise ValueError("empty flight id")
+            if name in seen:
+                raise ValueError(f"flight {shown(name)} already on line {seen[name]}")
+            if gate not in node_index:
+                raise ValueError(f"no node {shown(gate)} in the airport")
+            arr, dep = _time(row[col["arrival"]]), _time(row[col["departure"]])
+            if dep <= arr:
+                raise ValueError("departure must be after arrival")
+            seen[name] = line
+            flights.append(Flight(name, node_index[gate], arr, dep))
+        except ValueError as exc:
+            problems.append(f"line {line}: {exc}")
+    if problems:
+        raise FlightsError(path, problems)
     flights.sort(key=lambda f: (f.arrival, f.id))
     return flights
 
 
+class FlightsError(InputError):
+    """A flights CSV that cannot be used: one "file: line N: problem" per problem."""
+
+
 def _time(text: str) -> float:
+    """Seconds from "3600" or "1:00[:00]", within the week a schedule may cover."""
     text = text.strip()
-    if ":" in text:
-        parts = [float(x) for x in text.split(":")]
-        return parts[0] * 3600 + parts[1] * 60 + (parts[2] if len(parts) > 2 else 0.0)
-    return float(text)
+    parts = text.split(":")
+    try:
+        if len(parts) > 3 or not text:
+            raise ValueError
+        values = [float(x) for x in parts]
+    except ValueError:
+        raise ValueError(f"time {shown(text)} is neither seconds nor H:MM[:SS]") from None
+    if len(values) > 1 and not all(0 <= v < 60 for v in values[1:]):
+        raise ValueError(f"time {shown(text)}: minutes and seconds must be from 0 to 59")
+    seconds = values[0] * 3600 + values[1] * 60 + (values[2] if len(values) > 2 else 0.0) \
+        if len(values) > 1 else values[0]
+    if not 0 <= seconds <= MAX_FLIGHT_SECONDS:  # NaN fails this too
+        raise ValueError(f"time {shown(text)} is not from 0 to {MAX_FLIGHT_SECONDS:g} s (a week)")
+    return seconds
 
 
 def make_bags(flights: list[Flight], sorts: np.ndarray, gates: np.ndarray,

@@ -19,12 +19,15 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections import Counter
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..airport.layout import Airport
-from ..airport.layout_io import LayoutError, bundled_airports, load_airport
+from ..airport.layout_io import MAX_TUGS, LayoutError, bundled_airports, load_airport
+from ..apsp import variants
+from ..input_error import InputError, shown
 from ..sim.dispatch import POLICIES
 
 if sys.version_info >= (3, 11):
@@ -36,15 +39,11 @@ FACTORS = ("layout", "fleet", "policy", "load", "hours")
 DEFAULTS = {"fleet": None, "policy": "shortest-path", "load": 1.0, "hours": 24.0}
 _SWEEP_KEYS = {"seeds", "variant"}
 MAX_SEEDS = 10_000
+MAX_LOAD = 100.0   # bags per flight at most this many times the usual
 
 
-class SweepError(ValueError):
-    """A scenario file that cannot be run; ``problems`` holds one "item: what is wrong" each."""
-
-    def __init__(self, file, problems: list[str]):
-        self.file = str(file)
-        self.problems = list(problems)
-        super().__init__("\n".join(f"{self.file}: {p}" for p in self.problems))
+class SweepError(InputError):
+    """A scenario file that cannot be run: one "file: item: what is wrong" line each."""
 
 
 @dataclass(frozen=True)
@@ -90,9 +89,11 @@ def load_sweep(path) -> Sweep:
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError) as exc:
-        raise SweepError(path, [f"cannot read the file: {exc}"]) from None
+        raise SweepError(path, [f"the file: cannot be read as UTF-8 text ({exc})"]) from None
     except tomllib.TOMLDecodeError as exc:
-        raise SweepError(path, [f"malformed TOML: {exc}"]) from None
+        raise SweepError(path, [f"the file: malformed TOML: {exc}"]) from None
+    except RecursionError:
+        raise SweepError(path, ["the file: nested too deeply to read"]) from None
     return sweep_from_dict(data, path)
 
 
@@ -108,20 +109,23 @@ def sweep_from_dict(data: dict, path: Path) -> Sweep:
         p.append(f"[factors]: unknown factor {key!r} (known: {', '.join(FACTORS)})")
     seeds = _seeds(settings.get("seeds"), p)
     variant = settings.get("variant", "auto")
-    if not isinstance(variant, str) or not variant:
-        p.append(f"[sweep]: variant must be a variant name, got {variant!r}")
+    names = ["auto"] + [v.name for v in variants()]
+    if variant not in names:
+        p.append(f"[sweep]: variant must be one of {', '.join(names)}, got {shown(variant)}")
 
     layouts = _values(factors, "layout", _is_text, "a layout file or bundled airport name", p)
     if "layout" not in factors:
         p.append("[factors]: missing 'layout' (a bundled airport name or a layout file)")
-    fleets = _values(factors, "fleet", lambda v: _is_int(v) and v >= 1, "a whole number ≥ 1", p)
-    policies = _values(factors, "policy", lambda v: v in POLICIES,
+    fleets = _values(factors, "fleet", lambda v: _is_int(v) and 1 <= v <= MAX_TUGS,
+                     f"a whole number from 1 to {MAX_TUGS:,}", p)
+    policies = _values(factors, "policy", lambda v: isinstance(v, str) and v in POLICIES,
                        "one of " + ", ".join(sorted(POLICIES)), p)
-    loads = _values(factors, "load", lambda v: _is_number(v) and v > 0, "a number > 0", p)
+    loads = _values(factors, "load", lambda v: _is_number(v) and 0 < v <= MAX_LOAD,
+                    f"a number > 0 and ≤ {MAX_LOAD:g}", p)
     hours = _values(factors, "hours", lambda v: _is_number(v) and 0 < v <= 24 * 7,
                     "a number of hours > 0 and ≤ 168", p)
     airports = {}
-    for value in layouts or []:
+    for value in filter(_is_text, layouts or []):   # the others are named above
         try:
             airports[value] = load_airport(_layout_path(value, path))
         except LayoutError as exc:
@@ -159,13 +163,15 @@ def _seeds(raw, p: list) -> list[int]:
             p.append(f"[sweep]: seeds = {raw}: a count must be between 1 and {MAX_SEEDS}")
             return []
         return list(range(raw))
-    if not isinstance(raw, list) or not raw:
-        p.append(f"[sweep]: seeds must be a non-empty list of whole numbers or a count, got {raw!r}")
+    if not isinstance(raw, list) or not raw or len(raw) > MAX_SEEDS:
+        p.append(f"[sweep]: seeds must be a list of 1 to {MAX_SEEDS} whole numbers or a count, "
+                 f"got {shown(raw)}")
         return []
     bad = [v for v in raw if not (_is_int(v) and v >= 0)]
     if bad:
-        p.append(f"[sweep]: seed {bad[0]!r} is not a whole number ≥ 0")
-    dup = sorted({v for v in raw if raw.count(v) > 1 and _is_int(v)})
+        p.append(f"[sweep]: seed {shown(bad[0])} is not a whole number ≥ 0")
+        return []
+    dup = sorted(v for v, count in Counter(raw).items() if count > 1)
     if dup:
         p.append(f"[sweep]: seed {dup[0]} is listed twice")
     return [] if bad or dup else list(raw)
@@ -183,7 +189,7 @@ def _values(factors: dict, name: str, ok, expected: str, p: list) -> list | None
     for i, v in enumerate(values, start=1):
         if not ok(v):
             where = f"[factors] {name}" + (f" item {i}" if isinstance(raw, list) else "")
-            p.append(f"{where}: {v!r} is not {expected}")
+            p.append(f"{where}: {shown(v)} is not {expected}")
     if len(set(map(repr, values))) < len(values):
         p.append(f"[factors] {name}: a value is listed twice")
     return values

@@ -263,7 +263,7 @@ def test_a_bad_file_names_the_file_and_problem_and_keeps_the_results(qtbot, make
     broken = tmp_path / "broken.json"
     broken.write_text('{"command": "x", "points": [', encoding="utf-8")
     assert not window.load_file(broken)
-    assert "broken.json" in window.last_error and "not valid JSON" in window.last_error
+    assert "broken.json" in window.last_error and "malformed JSON" in window.last_error
     assert window.error_box.isVisible() and "broken.json" in window.error_box.text()
     assert "broken.json" in window.status_line.text()
     assert window.table_rows() == before and curve_data(window) == curves
