@@ -20,6 +20,7 @@ COMMANDS = {
     "airport": ("engine.commands.airport", "check or generate airport layout files"),
     "simulate": ("engine.commands.simulate", "run a simulated day headless and write KPIs"),
     "sweep": ("engine.commands.sweep", "run scenario × seed days on Dask; table, summary, plot"),
+    "frame-rate": ("gui.frame_rate", "measure the live day's frames/s and lag per speed"),
 }
 
 

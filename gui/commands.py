@@ -127,22 +127,14 @@ def run(args) -> int:
         import time
         player = window.player
         start_frames, start = player.frames, time.perf_counter()
-        paints = {"n": 0}
-        from PySide6.QtCore import QEvent, QObject
-
-        class PaintCounter(QObject):
-            def eventFilter(self, obj, event):
-                if event.type() == QEvent.Type.Paint:
-                    paints["n"] += 1
-                return False
-
-        counter = PaintCounter(window)
+        from .frame_rate import paint_counter
+        counter = paint_counter(window)
         window.map_view.viewport().installEventFilter(counter)
 
         def done() -> None:
             wall = time.perf_counter() - start
             frames = player.frames - start_frames
-            print(f"fps: {frames / wall:.1f} animation frames/s, {paints['n'] / wall:.1f} map "
+            print(f"fps: {frames / wall:.1f} animation frames/s, {counter.paints / wall:.1f} map "
                   f"repaints/s over {wall:.1f} s wall ({len(window.player.latest.tugs)} tugs, "
                   f"{len(window.airport.nodes)} nodes, speed {player.speed:g}x, "
                   f"sim clock {player.clock:.0f} s)")

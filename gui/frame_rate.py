@@ -1,0 +1,191 @@
+"""`python main.py frame-rate`: how smoothly the live day plays — animation frames per second and
+how far the simulation falls behind the chosen speed, per speed, race mode off and on.
+
+Each configuration runs in a fresh process (no warm caches carried from one to the next): the
+window opens the airport, fast-forwards to ``--start`` simulated seconds, switches to the speed
+being measured, settles for a second, then counts for ``--seconds`` of wall time:
+
+- frames/s: animation frames that moved the tugs (the player's frame counter) per wall second;
+- repaints/s: paint events of the map's viewport;
+- worst gap: the longest wall time between two animation frames;
+- UI busy: CPU time of the UI thread over wall time (``time.thread_time``);
+- achieved: simulated seconds the displayed clock advanced per wall second, and the lag — how
+  many simulated seconds it ended behind the chosen speed (0 when it kept up).
+
+Run it on a real display or under Xvfb (``xvfb-run -a -s "-screen 0 1600x1000x24"``); without
+one it uses Qt's offscreen platform, which paints too but is not a screen.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+DEFAULT_SPEEDS = (1, 60, 600)
+SETTLE_S = 1.0          # wall seconds at the new speed before counting
+FAST_FORWARD = 600      # speed used to reach --start
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("airport", nargs="?", default="airports/hub-atl.json", type=Path,
+                        help="airport layout file (default: the hub)")
+    parser.add_argument("--speeds", type=int, nargs="+", default=list(DEFAULT_SPEEDS),
+                        metavar="X", help="speeds to measure (default: 1 60 600)")
+    parser.add_argument("--race", choices=("off", "on", "both"), default="both",
+                        help="race mode for each speed (default: both)")
+    parser.add_argument("--seconds", type=float, default=8.0, metavar="S",
+                        help="wall seconds counted per configuration (default 8)")
+    parser.add_argument("--start", type=float, default=1800.0, metavar="T",
+                        help="simulated time to fast-forward to before counting (default 1800)")
+    parser.add_argument("--size", default="1600x1000", metavar="WxH", help="window size")
+    parser.add_argument("--json", type=Path, metavar="FILE", help="also write the rows as JSON")
+    parser.add_argument("--one", action="store_true", help=argparse.SUPPRESS)  # one child run
+
+
+def run(args) -> int:
+    if args.one:
+        return _measure_one(args)
+    rows = []
+    for speed in args.speeds:
+        for race in ((False, True) if args.race == "both" else (args.race == "on",)):
+            row = _child(args, speed, race)
+            rows.append(row)
+            print(format_row(row), flush=True)
+    print()
+    print(table(rows))
+    if args.json is not None:
+        args.json.write_text(json.dumps(rows, indent=1), encoding="utf-8")
+    return 0 if all("error" not in r for r in rows) else 1
+
+
+def _child(args, speed: int, race: bool) -> dict:
+    """One configuration in a fresh process; its last stdout line is the JSON row."""
+    cmd = [sys.executable, str(Path(__file__).resolve().parents[1] / "main.py"), "frame-rate",
+           str(args.airport), "--one", "--speeds", str(speed), "--race", "on" if race else "off",
+           "--seconds", str(args.seconds), "--start", str(args.start), "--size", args.size]
+    proc = subprocess.run(cmd, capture_output=True, text=True,
+                          timeout=300 + args.seconds + args.start / FAST_FORWARD)
+    for line in reversed(proc.stdout.splitlines()):
+        if line.startswith("{"):
+            return json.loads(line)
+    tail = (proc.stderr or proc.stdout).strip().splitlines()[-3:]
+    return {"speed": speed, "race": race, "error": " / ".join(tail) or f"exit {proc.returncode}"}
+
+
+def format_row(r: dict) -> str:
+    if "error" in r:
+        return f"{r['speed']:>4}x race {'on ' if r['race'] else 'off'}: failed: {r['error']}"
+    return (f"{r['speed']:>4}x race {'on ' if r['race'] else 'off'}: {r['fps']:5.1f} frames/s, "
+            f"{r['repaints']:5.1f} repaints/s, worst gap {r['worst_gap_ms']:.0f} ms, "
+            f"UI busy {100 * r['ui_busy']:.0f}%, achieved {r['achieved']:.0f}x, "
+            f"lag {r['lag_s']:.0f} sim s ({r['lag_pct']:.0f}%)")
+
+
+def table(rows: list[dict]) -> str:
+    """The rows as a Markdown table."""
+    out = ["| speed | race | frames/s | map repaints/s | worst frame gap | UI thread busy "
+           "| sim speed achieved | behind after the run |",
+           "|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        if "error" in r:
+            out.append(f"| {r['speed']}× | {'on' if r['race'] else 'off'} | failed: "
+                       f"{r['error']} | | | | | |")
+            continue
+        out.append(f"| {r['speed']}× | {'on' if r['race'] else 'off'} | {r['fps']:.1f} | "
+                   f"{r['repaints']:.1f} | {r['worst_gap_ms']:.0f} ms | {100 * r['ui_busy']:.0f}% | "
+                   f"{r['achieved']:.0f}× | {r['lag_s']:.0f} s ({r['lag_pct']:.0f}%) |")
+    return "\n".join(out)
+
+
+def paint_counter(parent):
+    """A Qt event filter that counts the paint events of the widgets it is installed on."""
+    from PySide6.QtCore import QEvent, QObject
+
+    class PaintCounter(QObject):
+        paints = 0
+
+        def eventFilter(self, obj, event):
+            if event.type() == QEvent.Type.Paint:
+                self.paints += 1
+            return False
+
+    return PaintCounter(parent)
+
+
+def _measure_one(args) -> int:
+    """Open the window, fast-forward, then count; prints one JSON row."""
+    if not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY"):
+        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    import pyqtgraph as pg
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication
+
+    from .main_window import MainWindow
+    from .settings import file_settings
+
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    pg.setConfigOptions(antialias=True)
+    scratch = tempfile.TemporaryDirectory(prefix="bagroute-fps-")
+    window = MainWindow(args.airport, settings=file_settings(Path(scratch.name) / "s.ini"))
+    width, height = (int(v) for v in args.size.lower().split("x"))
+    window.resize(width, height)
+    window.set_race(args.race == "on")
+    window.show()
+    speed = args.speeds[0]
+    player = window.player
+    row: dict = {"speed": speed, "race": args.race == "on", "airport": args.airport.stem,
+                 "platform": app.platformName()}
+    stamps: list[float] = []
+    counter = paint_counter(window)
+    state: dict = {}
+
+    def finish() -> None:
+        wall = time.perf_counter() - state["wall"]
+        frames = player.frames - state["frames"]
+        advanced = player.clock - state["clock"]
+        wanted = speed * wall
+        end_capped = player.latest is not None and player.latest.snapshot.finished
+        lag = 0.0 if end_capped else max(0.0, wanted - advanced)
+        gaps = [b - a for a, b in zip(stamps, stamps[1:])]
+        row.update(fps=frames / wall, repaints=counter.paints / wall, wall_s=wall,
+                   worst_gap_ms=1000 * max(gaps, default=wall),
+                   ui_busy=(time.thread_time() - state["cpu"]) / wall,
+                   achieved=advanced / wall, lag_s=lag, lag_pct=100 * lag / wanted,
+                   clock=player.clock, tugs=len(player.latest.tugs), status=window.status_text())
+        window.map_view.viewport().removeEventFilter(counter)
+        window.close()
+
+    def count() -> None:
+        state.update(wall=time.perf_counter(), frames=player.frames, clock=player.clock,
+                     cpu=time.thread_time())
+        counter.paints = 0
+        window.map_view.viewport().installEventFilter(counter)
+        player.frame.connect(lambda *_: stamps.append(time.perf_counter()))
+        QTimer.singleShot(int(args.seconds * 1000), finish)
+
+    def fast_forward() -> None:
+        if not player.ready:
+            QTimer.singleShot(50, fast_forward)
+            return
+        if player.clock < args.start:
+            window.set_speed(FAST_FORWARD)
+            player.play()
+            QTimer.singleShot(50, fast_forward)
+            return
+        window.set_speed(speed)
+        QTimer.singleShot(int(SETTLE_S * 1000), count)
+
+    QTimer.singleShot(0, fast_forward)
+    app.exec()
+    scratch.cleanup()
+    if "fps" not in row:
+        print("the window closed before the measurement ended", file=sys.stderr)
+        return 1
+    print(json.dumps(row))
+    return 0
