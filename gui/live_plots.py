@@ -5,6 +5,11 @@ Timing: one curve per variant against the recompute number, log-scale millisecon
 every variant solves the same recomputes, so the curves line up point for point.
 KPIs: misconnected bags per 1,000 (MBR), bags delivered on time, waiting and misconnected,
 against simulated hours, in four small panels (their scales differ by orders of magnitude).
+
+Both take data as fast as the simulation gives it but redraw at most every ``REDRAW_S`` of wall
+time (``flush`` draws at once), and their axes move in whole steps (hours, 1-2-5 ceilings, half
+decades): a redraw of an axis is the costliest part of painting a plot, and at 600× new data
+arrives several times a second.
 """
 
 from __future__ import annotations
@@ -14,11 +19,15 @@ import math
 from collections import deque
 from pathlib import Path
 
+import time
+
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtWidgets import QWidget
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QGraphicsItem, QWidget
 
 WINDOW = 200            # recomputes kept on the timing plot
+REDRAW_S = 0.5          # wall seconds between two redraws of a plot while data streams in
 BACKGROUND = "w"
 AXIS = "#495057"
 VARIANT_COLORS = {
@@ -47,9 +56,45 @@ def _style_plot(plot) -> None:
             ax.enableAutoSIPrefix(False)
         ax.setPen(pg.mkPen("#adb5bd"))
         ax.setTextPen(pg.mkPen(AXIS))
+        ax.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)  # repainted on range change
     plot.showGrid(x=True, y=True, alpha=0.18)
     plot.setMenuEnabled(False)
     plot.hideButtons()
+
+
+def nice_ceiling(value: float) -> float:
+    """The first of 1, 2, 5 × 10^k at or above ``value`` (at least 1)."""
+    if not value > 1:
+        return 1.0
+    magnitude = 10.0 ** math.floor(math.log10(value))
+    return next(m * magnitude for m in (1, 2, 5, 10) if m * magnitude >= value)
+
+
+class Throttle:
+    """Calls ``draw`` at once if it last ran ``REDRAW_S`` ago, else once when that has passed."""
+
+    def __init__(self, parent, draw):
+        self.draw = draw
+        self.dirty = False
+        self.last = -1e9
+        self.timer = QTimer(parent)
+        self.timer.setSingleShot(True)
+        self.timer.timeout.connect(self.flush)
+
+    def request(self) -> None:
+        self.dirty = True
+        wait = self.last + REDRAW_S - time.perf_counter()
+        if wait <= 0:
+            self.flush()
+        elif not self.timer.isActive():
+            self.timer.start(int(wait * 1000) + 1)
+
+    def flush(self) -> None:
+        self.timer.stop()
+        if self.dirty:
+            self.dirty = False
+            self.last = time.perf_counter()
+            self.draw()
 
 
 class LogMsAxis(pg.AxisItem):
@@ -104,7 +149,8 @@ class TimingPlot(pg.PlotWidget):
         self.rows: list = []                       # every Timing this run (for CSV)
         self.data: dict[str, deque] = {}
         self.curves: dict[str, pg.PlotDataItem] = {}
-        self._dirty = False
+        self.throttle = Throttle(self, self.redraw)
+        self._y_range = None
         self._set_title()
         self._empty_view()
 
@@ -118,6 +164,7 @@ class TimingPlot(pg.PlotWidget):
             self.plot.removeItem(curve)
         self.legend.clear()
         self.curves, self.data, self.rows = {}, {}, []
+        self.throttle.dirty, self._y_range = False, None
         self.device, self.graph = device or self.device, graph
         self._set_title()
         self._empty_view()
@@ -138,14 +185,19 @@ class TimingPlot(pg.PlotWidget):
         self.plot.setTitle(title, color="#212529", size="10pt")
 
     def add(self, timings) -> None:
+        fresh = False
         for t in timings:
             self.rows.append(t)
             if not (t.seconds > 0 and math.isfinite(t.seconds)):
                 continue
             self.data.setdefault(t.variant, deque(maxlen=WINDOW)).append((t.round, t.seconds))
-            self._dirty = True
-        if self._dirty:
-            self.redraw()
+            fresh = True
+        if fresh:
+            self.throttle.request()
+
+    def flush(self) -> None:
+        """Draw what arrived since the last redraw now (e.g. on pause)."""
+        self.throttle.flush()
 
     def variants_seen(self) -> list[str]:
         return sorted(self.data)
@@ -156,11 +208,17 @@ class TimingPlot(pg.PlotWidget):
         return values[-1], float(np.median(values))
 
     def redraw(self) -> None:
-        self._dirty = False
         self.legend.setVisible(bool(self.data))
-        self.plot.enableAutoRange(axis="y")
         latest_round = max((d[-1][0] for d in self.data.values() if d), default=0)
-        self.plot.setXRange(max(0, latest_round - WINDOW), max(latest_round + 1, 10), padding=0.02)
+        hi = max(10, math.ceil((latest_round + 1) / 20) * 20)    # moves in steps of 20
+        self.plot.setXRange(max(0, hi - WINDOW), hi, padding=0.02)
+        logs = [math.log10(s * 1000.0) for d in self.data.values() for r, s in d
+                if r > latest_round - WINDOW]
+        if logs:   # half decades: the axis is redrawn only when the times leave them
+            y_range = (math.floor(min(logs) * 2) / 2, math.ceil(max(logs) * 2 + 1e-9) / 2)
+            if y_range != self._y_range:
+                self._y_range = y_range
+                self.plot.setYRange(*y_range, padding=0.05)
         for name in sorted(self.data, key=lambda v: list(VARIANT_COLORS).index(v)
                            if v in VARIANT_COLORS else 99):
             d = [p for p in self.data[name] if p[0] > latest_round - WINDOW]
@@ -217,6 +275,7 @@ class KpiPlots(pg.GraphicsLayoutWidget):
         self.setBackground(BACKGROUND)
         self.series: list[dict] = []      # the engine's samples (every kpi_every_s)
         self.live: dict | None = None     # the newest snapshot's KPIs (drawn as the last point)
+        self.throttle = Throttle(self, self.redraw)
         self.plots, self.curves = {}, {}
         for i, (key, title, color) in enumerate(KPI_PANELS):
             p = self.addPlot(row=i // 2, col=i % 2)
@@ -234,6 +293,7 @@ class KpiPlots(pg.GraphicsLayoutWidget):
 
     def reset(self) -> None:
         self.series, self.live = [], None
+        self.throttle.dirty = False
         for key, title, _ in KPI_PANELS:
             self.curves[key].setData([], [])
             _set_title(self.plots[key], title)
@@ -241,7 +301,15 @@ class KpiPlots(pg.GraphicsLayoutWidget):
     def add(self, series: list[dict], live: dict | None) -> None:
         self.series.extend(series)
         self.live = live
+        self.throttle.request()
+
+    def flush(self) -> None:
+        """Draw what arrived since the last redraw now (e.g. on pause)."""
+        self.throttle.flush()
+
+    def redraw(self) -> None:
         rows = list(self.series)
+        live = self.live
         if live is not None and (not rows or live["t"] > rows[-1]["t"]):
             rows.append(live)
         if not rows:
@@ -250,8 +318,8 @@ class KpiPlots(pg.GraphicsLayoutWidget):
         for key, title, _ in KPI_PANELS:
             y = np.array([r[key] for r in rows], dtype=float)
             self.curves[key].setData(t, y)
-            self.plots[key].setYRange(0, max(float(y.max()) * 1.12, 1.0), padding=0)
-            self.plots[key].setXRange(0, max(float(t[-1]), 0.05), padding=0.02)
+            self.plots[key].setYRange(0, nice_ceiling(float(y.max()) * 1.12), padding=0)
+            self.plots[key].setXRange(0, max(1, math.ceil(float(t[-1]))), padding=0.02)
             now = y[-1]
             value = f"{now:.1f}" if key == "mbr" else f"{int(now):,}"
             if key == "delivered" and rows[-1]["created"]:

@@ -119,6 +119,7 @@ class MainWindow(QMainWindow):
         self._last_panel_update = 0.0
         self._auto_selected = False
         self._error_time = -1e9
+        self._recompute_line = ""     # what the status bar says about the latest recompute
         self.setAcceptDrops(True)
 
         self.solver = SolverWorker(self, solve_fn=solve_fn)
@@ -574,6 +575,7 @@ class MainWindow(QMainWindow):
         self._save_sim_settings()
         self.sim_facts = {}
         self._auto_selected = False
+        self._recompute_line = ""
         self.tug_layer.set_airport(self.airport)
         self.timing_plot.reset(graph="")
         self.kpi_plots.reset()
@@ -674,16 +676,28 @@ class MainWindow(QMainWindow):
         self.kpi_plots.add(result.series, snap.kpis)
         self.sim_panel.show_counts(snap.kpis)
         self._show_selected_tug()
-        if self.player.playing and time.monotonic() - self._error_time > 8 and result.timings:
+        if result.timings:
             main = [t for t in result.timings if not t.raced][-1:] or result.timings[-1:]
             t = main[0]
             raced = len({x.variant for x in result.timings})
-            self._set_status(
-                f"Playing at {self.player.speed:g}× — recompute #{t.round}: {t.variant} "
-                f"{t.seconds * 1000:.2f} ms on {t.n} key nodes"
-                + (f"; {raced} variants raced" if raced > 1 else "")
+            self._recompute_line = (
+                f" — recompute #{t.round}: {t.variant} {t.seconds * 1000:.2f} ms on {t.n} key "
+                f"nodes" + (f"; {raced} variants raced" if raced > 1 else "")
                 + f"; worker {result.wall_s * 1000:.0f} ms for this step")
+        pace = self._pace_text()
+        if self.player.playing and time.monotonic() - self._error_time > 8 and (
+                result.timings or pace):
+            self._set_status(f"Playing at {self.player.speed:g}×{self._recompute_line}{pace}")
         self.simStepped.emit(result)
+
+    def _pace_text(self) -> str:
+        """What the status bar adds when the day plays slower than the chosen speed."""
+        behind = self.player.behind()
+        if behind is None:
+            return ""
+        why = "the simulation cannot keep up" if self.player.waited else "drawing cannot keep up"
+        return (f"; running at {self.player.achieved:.0f}×, {100 * behind:.0f}% behind "
+                f"{self.player.speed:g}×: {why}")
 
     def _on_sim_frame(self, t: float, xy) -> None:
         self.tug_layer.move_tugs(xy, t)
@@ -704,7 +718,9 @@ class MainWindow(QMainWindow):
         self.sim_panel.show_tug(result.tugs[k], self.airport, self.tug_layer.selected_route())
 
     def _on_playing_changed(self, playing: bool) -> None:
-        if not playing:   # the throttled clock labels catch up with the displayed time
+        if not playing:   # the throttled clock labels and plots catch up with the displayed time
+            self.timing_plot.flush()
+            self.kpi_plots.flush()
             self.sim_panel.show_time(self.player.clock, self.player.end_time)
             self.clock_label.setText(format_clock(self.player.clock))
         icon = QStyle.StandardPixmap.SP_MediaPause if playing else QStyle.StandardPixmap.SP_MediaPlay

@@ -22,9 +22,12 @@ from .sim_worker import _SPAN, SimThread, StepResult
 FRAME_MS = 16            # animation timer interval (≈ 60 fps; each frame is cheap)
 LOOKAHEAD_WALL_S = 0.3   # keep this much wall time of simulation computed ahead
 CHUNK_WALL_S = 0.15      # one request: this much wall time of simulation
+MIN_CHUNK_S = 2.0        # simulated seconds: the smallest request (slow speeds)
 STEP_S = 60.0            # simulated seconds of one single step (N / →)
 SPEEDS = (1, 5, 10, 30, 60, 120, 300, 600)
 HISTORY = 4              # TugFrames kept for interpolation
+RATE_WINDOW_S = 1.5      # wall seconds over which the achieved speed is measured
+KEEPS_UP = 0.95          # achieved / chosen speed at or above this counts as keeping up
 
 
 class SimPlayer(QObject):
@@ -59,6 +62,11 @@ class SimPlayer(QObject):
         self.frames = 0                  # animation frames drawn (for frame-rate measurement)
         self.results = 0
         self.play_when_ready = False
+        self.achieved: float | None = None   # simulated s per wall s over the last window
+        self.waited = False                  # the clock was held back by the simulation then
+        self._rate = [0.0, 0.0, False]       # wall, simulated, waited since the window began
+        self._primed = False                 # the first window after play or a new speed is
+                                             # left out: nothing was computed ahead yet
         self._last_tick = time.perf_counter()
         self.timer = QTimer(self)
         self.timer.setInterval(FRAME_MS)
@@ -85,6 +93,7 @@ class SimPlayer(QObject):
                 return
             self.playing = True
             self._last_tick = time.perf_counter()
+            self._rate, self._primed = [0.0, 0.0, False], False
             self.timer.start()
             self.playingChanged.emit(True)
 
@@ -110,6 +119,14 @@ class SimPlayer(QObject):
 
     def set_speed(self, speed: float) -> None:
         self.speed = max(0.1, float(speed))
+        self.achieved, self._rate, self._primed = None, [0.0, 0.0, False], False
+
+    def behind(self) -> float | None:
+        """How far (0–1) the displayed day ran below the chosen speed over the last window while
+        playing, when that is more than a few percent; else None."""
+        if not self.playing or self.achieved is None or self.achieved >= KEEPS_UP * self.speed:
+            return None
+        return 1.0 - self.achieved / self.speed
 
     def set_variant(self, name: str) -> None:
         self.runner.worker.variant = name
@@ -232,14 +249,16 @@ class SimPlayer(QObject):
     def _maybe_request(self) -> None:
         if self.latest is None:
             return
-        ahead = self.speed * LOOKAHEAD_WALL_S
+        # at slow speeds a request covers seconds of wall time: ask for the next one at once
+        ahead = max(self.speed * LOOKAHEAD_WALL_S, MIN_CHUNK_S)
         if self.latest.snapshot.t - self.clock < ahead:
-            chunk = max(self.speed * CHUNK_WALL_S, 2.0)
+            chunk = max(self.speed * CHUNK_WALL_S, MIN_CHUNK_S)
             self._request(min(self.end_time, max(self.latest.snapshot.t, self.clock) + chunk))
 
     def _tick(self) -> None:
         now = time.perf_counter()
-        dt, self._last_tick = min(now - self._last_tick, 0.25), now
+        wall = now - self._last_tick
+        dt, self._last_tick = min(wall, 0.25), now
         if not self.ready or self.latest is None:
             return
         newest = self.latest.snapshot.t
@@ -250,13 +269,30 @@ class SimPlayer(QObject):
         else:
             goal = min(self.target, newest)
             rate = max(self.speed, STEP_S / 0.4)   # a single step glides in about 0.4 s
+        before = self.clock
         if self.clock < goal:
             self.clock = min(goal, self.clock + rate * dt)
+        if self.playing and not self.latest.snapshot.finished:
+            self._measure_rate(wall, self.clock - before, self.clock >= newest)
+        if before < goal:
             self.frames += 1
             self._show_reached()
             self.frame.emit(self.clock, self.positions())
         elif not self.playing and self.clock >= self.target and not self.pending:
             self.timer.stop()
+        self._end_of_day(newest)
+
+    def _measure_rate(self, wall: float, advanced: float, waiting: bool) -> None:
+        rate = self._rate
+        rate[0] += wall
+        rate[1] += advanced
+        rate[2] = rate[2] or waiting
+        if rate[0] >= RATE_WINDOW_S:
+            if self._primed:
+                self.achieved, self.waited = rate[1] / rate[0], rate[2]
+            self._rate, self._primed = [0.0, 0.0, False], True
+
+    def _end_of_day(self, newest: float) -> None:
         if self.latest.snapshot.finished and self.clock >= newest:
             if self.playing:
                 self.pause()

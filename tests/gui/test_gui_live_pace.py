@@ -1,0 +1,84 @@
+"""The live day's pace: the status bar says when the day plays slower than the chosen speed, the
+plots redraw at a bounded rate, and the frame-rate measurement runs end to end."""
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from gui.live_plots import REDRAW_S, TimingPlot, nice_ceiling
+from gui.sim_worker import Timing
+from tests.gui.conftest import SIM_TIMEOUT_MS
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_status_bar_says_by_how_much_a_slow_simulation_falls_behind(qtbot, make_window, regional,
+                                                                     monkeypatch):
+    import gui.sim_worker as sim_worker
+    real = sim_worker.Simulation
+
+    class SlowSimulation(real):
+        def run_until(self, t_end, check=False):
+            time.sleep(0.05)          # at most 30 simulated s per 50 ms: 600x is out of reach
+            super().run_until(t_end, check)
+
+    monkeypatch.setattr(sim_worker, "Simulation", SlowSimulation)
+    w = make_window(regional)
+    qtbot.waitUntil(lambda: w.player.ready, timeout=SIM_TIMEOUT_MS)
+    w.set_speed(600)
+    w.play()
+    qtbot.waitUntil(lambda: "behind 600×" in w.status_text(), timeout=30_000)
+    assert "the simulation cannot keep up" in w.status_text()
+    assert w.player.waited and 0.05 < w.player.behind() < 1.0
+    assert w.player.achieved < 0.95 * 600
+    w.pause()
+    assert w.player.behind() is None      # paused: nothing is behind
+
+
+def test_a_day_that_keeps_up_says_nothing_about_pace(qtbot, sim_window):
+    w = sim_window
+    w.set_speed(5)
+    w.play()
+    qtbot.waitUntil(lambda: w.player.achieved is not None, timeout=20_000)
+    assert w.player.behind() is None and "behind" not in w.status_text()
+    w.pause()
+
+
+def test_timing_plot_redraws_at_a_bounded_rate_and_catches_up_on_flush(qtbot):
+    plot = TimingPlot()
+    qtbot.addWidget(plot)
+    plot.add([Timing(1, 120.0, "cpu-blocked", 0.002, 30)])
+    assert len(plot.curves["cpu-blocked"].getData()[0]) == 1      # the first point at once
+    plot.add([Timing(2, 240.0, "cpu-blocked", 0.003, 30)])
+    assert len(plot.curves["cpu-blocked"].getData()[0]) == 1      # within REDRAW_S: later
+    qtbot.waitUntil(lambda: len(plot.curves["cpu-blocked"].getData()[0]) == 2,
+                    timeout=int(REDRAW_S * 1000) + 2000)
+    plot.add([Timing(3, 360.0, "cpu-blocked", 0.004, 30)])
+    plot.flush()
+    assert len(plot.curves["cpu-blocked"].getData()[0]) == 3
+    assert len(plot.rows) == 3
+
+
+def test_axis_ceilings_move_in_whole_steps():
+    assert [nice_ceiling(v) for v in (0, 0.5, 1, 1.2, 3, 7, 11, 480)] == [1, 1, 1, 2, 5, 10, 20, 500]
+
+
+def test_frame_rate_command_measures_every_configuration(tmp_path):
+    """The machinery only (CI has no display and shared cores): two short runs on the regional
+    airport, each in its own process, give a row each with frames counted and the clock moved."""
+    out = tmp_path / "rows.json"
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
+    proc = subprocess.run(
+        [sys.executable, "main.py", "frame-rate", "airports/regional.json", "--speeds", "60",
+         "--race", "both", "--seconds", "1.5", "--start", "120", "--json", str(out)],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=400)
+    assert proc.returncode == 0, proc.stderr + proc.stdout
+    rows = json.loads(out.read_text())
+    assert [(r["speed"], r["race"]) for r in rows] == [(60, False), (60, True)]
+    for r in rows:
+        assert r["fps"] > 0 and r["achieved"] > 0 and r["clock"] >= 120
+        assert r["tugs"] == 8 and r["lag_pct"] >= 0
+    assert "| 60× | off |" in proc.stdout and "| 60× | on |" in proc.stdout
