@@ -103,3 +103,12 @@ def test_answers_over_the_label_cap_are_not_asked_for(monkeypatch):
                            source_counts=["1", "all"], measure_fn=measure)
     assert [(g, k) for _, g, k in measure.calls] == [("grid-4x4", 1), ("grid-4x4", 16),
                                                      ("grid-8x8", 1)]
+
+
+def test_the_plot_draws_every_point_of_saved_reports(tmp_path):
+    from engine.bench.sssp_plot import plot_reports
+    assert main(["bench", "--problem", "sssp", "--variants", "cpu-bellman-ford", "scipy",
+                 "--sizes", "16", "--families", "grid", "--sources", "1", "--no-airports",
+                 "--out", str(tmp_path)]) == 0
+    png = plot_reports([tmp_path / "bench.json"], tmp_path / "sssp.png")
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

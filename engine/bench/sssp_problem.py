@@ -36,9 +36,10 @@ def variants(available_only: bool = False) -> list[str]:
 
 
 def add_arguments(group) -> None:
-    group.add_argument("--families", nargs="+", choices=FAMILIES, default=list(FAMILIES),
-                       help="generated graph families (default: all); a size N is a grid of "
-                            "isqrt(N)², N uniform random vertices, R-MAT of 2^round(log2 N)")
+    group.add_argument("--families", nargs="*", choices=FAMILIES, default=list(FAMILIES),
+                       help="generated graph families (default: all; none: the airports only); a "
+                            "size N is a grid of isqrt(N)², N uniform random vertices, R-MAT of "
+                            "2^round(log2 N)")
     group.add_argument("--degree", nargs="+", type=int, default=[6], metavar="D",
                        help="edges per vertex of the uniform and R-MAT graphs (default: 6, "
                             "GTgraph's 5 M vertices / 30 M edges)")

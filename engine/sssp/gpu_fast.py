@@ -24,6 +24,7 @@ from .negative import raise_negative_cycle
 SMALL_MAX = 6144          # int64 labels in 48 KiB of shared memory
 BATCH_ITEMS = 1 << 26     # (source, vertex) labels of one large-graph batch
 SMALL_THREADS = 8 if SIMULATED else 256
+FEW_SOURCES_THREADS = 8 if SIMULATED else 1024  # a block per SM or fewer: make each one wider
 COOPERATIVE_ERROR = None  # why the persistent launch could not be built, if it could not
 
 
@@ -146,20 +147,26 @@ def persistent_kernel():
         return None
 
 
+@functools.cache
+def _multiprocessors() -> int:
+    return 1 if SIMULATED else int(cuda.get_current_device().MULTIPROCESSOR_COUNT)
+
+
 def _small(g, sources):
     """(distances, seconds, rows whose source reaches a negative cycle). The answer is int32
     where every distance fits (half the copy), in a page-locked buffer kept on the graph: it is
     overwritten by the next call."""
     indptr, indices, weights = upload(g, transposed=True)
     k = len(sources)
-    dtype, out_inf = (np.int32, INF32) if g.fits_int32() else (np.int64, INF64)
+    dtype, out_inf = (np.int32, INF32) if g.int32_distances else (np.int64, INF64)
     d_sources = cuda.to_device(sources)
     d_out = buffer(g, "fast out", (k, g.n), dtype)
     out = g.device.get(("host", "fast out"))
     if out is None or out.shape != (k, g.n) or out.dtype != dtype:
         out = g.device["host", "fast out"] = cuda.pinned_array((k, g.n), dtype)
     status = cuda.to_device(np.zeros(k, np.int32))
-    seconds = timed_on_device(lambda: many_small[min(k, 65535), SMALL_THREADS, 0, 8 * g.n](
+    threads = FEW_SOURCES_THREADS if k <= _multiprocessors() else SMALL_THREADS
+    seconds = timed_on_device(lambda: many_small[min(k, 65535), threads, 0, 8 * g.n](
         indptr, indices, weights, d_sources, d_out, out_inf, g.n + 1, status))
     d_out.copy_to_host(out)
     return out, seconds, np.flatnonzero(status.copy_to_host())

@@ -9,6 +9,7 @@ never wraps and every variant is exact.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 
 import numba
@@ -35,11 +36,13 @@ class SparseGraph:
     def m(self) -> int:
         return len(self.indices)
 
-    @property
+    @functools.cached_property
     def min_weight(self) -> int:
+        """The cheapest edge (kept: a graph's arrays are never changed after validation)."""
         return int(self.weights.min()) if self.m else 0
 
-    def fits_int32(self) -> bool:
+    @functools.cached_property
+    def int32_distances(self) -> bool:
         """Every distance (|d| ≤ (n − 1) · the largest |cost|) fits below INF32."""
         largest = int(np.abs(self.weights.astype(np.int64)).max()) if self.m else 0
         return max(self.n - 1, 0) * largest < INF32
