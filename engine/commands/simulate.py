@@ -12,6 +12,7 @@ from pathlib import Path
 from ..airport.layout_io import bundled_airports, load_airport
 from ..sim import kpi
 from ..sim.dispatch import POLICIES
+from ..sim.route_engine import ENGINES
 from ..sim.schedule import read_flights_csv
 from ..sim.simulation import SimConfig, Simulation
 
@@ -24,7 +25,11 @@ def add_arguments(p) -> None:
                    help="tugs in all, shared over the depots (default: the airport's fleets)")
     p.add_argument("--seed", type=int, default=0, help="seed of the flight schedule and bags")
     p.add_argument("--variant", default="auto",
-                   help="Floyd–Warshall variant for the all-pairs solves (default auto: the fastest here, measured)")
+                   help="variant of the route engine's family: Floyd–Warshall for all-pairs, SSSP "
+                        "for from-tugs (default auto: the fastest here)")
+    p.add_argument("--route-engine", default="all-pairs", choices=list(ENGINES),
+                   help="all-pairs: Floyd–Warshall on key nodes; from-tugs: shortest paths on "
+                        "the full road graph from the tugs (the same day, other solve times)")
     p.add_argument("--policy", default="shortest-path", choices=sorted(POLICIES),
                    help="dispatcher: the paper's shortest-path one, or the nearest-job baseline")
     p.add_argument("--recompute", default="auto",
@@ -56,7 +61,7 @@ def run(args) -> int:
         flights = read_flights_csv(args.flights, {n.id: i for i, n in enumerate(airport.nodes)})
     try:
         config = SimConfig(hours=args.hours, seed=args.seed, tugs=args.tugs, variant=args.variant,
-                           policy=args.policy, recompute=args.recompute, flights=flights,
+                           route_engine=args.route_engine, policy=args.policy, recompute=args.recompute, flights=flights,
                            load=args.load)
         started = time.perf_counter()
         sim = Simulation(airport, config)

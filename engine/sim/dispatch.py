@@ -18,15 +18,16 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
+from typing import Callable
 
 import numba
 import numpy as np
 
-from ..apsp import solve
 from ..airport.cost import DECISECONDS
 from .bags import PENDING, WAITING, Bags
 from .keygraph import KeyGraph
 from .network import RoadNetwork, Router
+from .route_engine import ALL_PAIRS, all_pairs_solver, check_engine, key_graph
 
 STOP_S = 30.0        # hitch/unhitch carts at a stop
 PER_BAG_S = 4.0      # load or unload one bag
@@ -65,16 +66,20 @@ class RouteTables:
     """Plain travel time on the full road graph (solved once) and the bag-aware cost between key
     nodes (``KeyGraph``, solved again as the policy allows)."""
 
-    def __init__(self, net: RoadNetwork, variant: str, policy: RecomputePolicy, t: float = 0.0):
+    def __init__(self, net: RoadNetwork, variant: str, policy: RecomputePolicy, t: float = 0.0,
+                 engine: str = ALL_PAIRS):
         """``t``: the simulated time of the solves (0 at the start of a day; later when an edit
-        changes the roads)."""
+        changes the roads). ``engine``: a name of ``route_engine.ENGINES``; ``variant`` is one
+        of its family (Floyd–Warshall or SSSP)."""
         self.net = net
+        self.engine = check_engine(engine)
         self.variant = variant
+        self.tug_nodes: Callable[[], np.ndarray] = lambda: np.empty(0, np.int64)  # set by the day
         self.policy = policy
         self.t0 = t
         self.log: list[Recompute] = []
         self.plain_w = net.time_matrix()
-        r = solve(self.plain_w, variant)
+        r = all_pairs_solver(engine)(self.plain_w, variant)
         self.log.append(Recompute(t, r.variant, r.seconds, "travel-time", r.note))
         self.plain = r.dist                      # deciseconds
         self.plain_s = self.plain / DECISECONDS  # seconds
@@ -85,14 +90,14 @@ class RouteTables:
 
     def set_key_nodes(self, key: np.ndarray) -> None:
         """Where tugs stop and bags wait; solves the static junction subgraph once."""
-        self.keys = KeyGraph(self.net, key, self.variant)
+        self.keys = key_graph(self.engine, self.net, key, self.variant, lambda: self.tug_nodes())
         for variant, seconds, note in self.keys.solves:
             self.log.append(Recompute(self.t0, variant, seconds, "junctions", note))
 
     def refresh(self, t: float, counts: np.ndarray, version: int) -> None:
         """Solve the bag-aware all-pairs again if the bags changed and the policy allows."""
         k = self.keys
-        if k.dk is None or (version != self._bag_version
+        if not k.solved or (version != self._bag_version
                             and t - self._bag_time >= self.policy.interval):
             r = k.update(counts, self.variant)
             self.log.append(Recompute(t, r.variant, r.seconds + k.build_seconds, "bag-aware",
@@ -118,7 +123,7 @@ class RouteTables:
 
     def bag_route(self, i: int, j: int) -> np.ndarray:
         k = self.keys
-        if k is None or k.dk is None or k.kidx[i] < 0 or k.kidx[j] < 0:
+        if k is None or not k.solved or k.kidx[i] < 0 or k.kidx[j] < 0:
             return self.plain_route(i, j)
         path = self.keys.route(i, j)
         return path if len(path) else self.plain_route(i, j)

@@ -28,7 +28,10 @@ from .network import RoadNetwork, Router, _walk, csr_flat
 
 
 class KeyGraph:
-    def __init__(self, net: RoadNetwork, key: np.ndarray, variant: str):
+    """``all_pairs(w, variant)``: the all-pairs solver of the static junction table (default:
+    Floyd–Warshall, ``engine.apsp.solve``)."""
+
+    def __init__(self, net: RoadNetwork, key: np.ndarray, variant: str, all_pairs=solve):
         self.net = net
         e = net.edges
         self.key_nodes = np.flatnonzero(key)
@@ -59,7 +62,7 @@ class KeyGraph:
         self.wj = wj
         self.solves = []
         if nj:
-            r = solve(wj, variant)
+            r = all_pairs(wj, variant)
             self.dj = r.dist
             self.solves.append((r.variant, r.seconds, r.note))
         else:
@@ -93,6 +96,30 @@ class KeyGraph:
 
     def update(self, counts: np.ndarray, variant: str):
         """Condensed bag-aware costs for the bags ``counts`` waiting per node; then solve."""
+        self.condense(counts)
+        return self.solve(variant)
+
+    def solve(self, variant: str):
+        """All pairs of the condensed graph with ``variant`` (race mode runs others on it)."""
+        r = solve(self.wk, variant)
+        self.dk = r.dist
+        self.k_routes = Router(self.k_indptr, self.k_indices, self.wk, self.dk, self.k_flat,
+                               copy=False)
+        return r
+
+    @property
+    def solved(self) -> bool:
+        """A bag-aware solve has run (distances and routes can be asked for)."""
+        return self.dk is not None
+
+    @property
+    def solved_n(self) -> int:
+        """Vertices of the graph the bag-aware solve runs on."""
+        return self.wk.shape[0]
+
+    def condense(self, counts: np.ndarray) -> np.ndarray:
+        """The condensed weights (``wk``, ``first``, ``last``) for ``counts``; returns the
+        bag-aware weight of every road direction."""
         start = time.perf_counter()
         w = bag_aware_weights(self.net.edges, counts)
         kj_w, jk_w = w[self.kj], w[self.jk]
@@ -106,11 +133,7 @@ class KeyGraph:
             self.jk_order, self.jk_j, jk_w, np.flatnonzero(cols), self._via, self._via_first,
             self._via_last, self.kk_u, self.kk_v, w[self.kk], self.dj)
         self.build_seconds = time.perf_counter() - start
-        r = solve(self.wk, variant)
-        self.dk = r.dist
-        self.k_routes = Router(self.k_indptr, self.k_indices, self.wk, self.dk, self.k_flat,
-                               copy=False)
-        return r
+        return w
 
     def dist(self, s: int, nodes: np.ndarray) -> np.ndarray:
         """Bag-aware distances from key node ``s`` to key ``nodes`` (deciseconds)."""
@@ -123,12 +146,23 @@ class KeyGraph:
             raise ValueError(f"route between non-key nodes {i} -> {j}")
         if a == b:
             return np.array([i], dtype=np.int64)
-        if not np.isfinite(self.dk[a, b]):
+        to_b = self.dist_to_key(b)
+        if not np.isfinite(to_b[a]):
             return np.empty(0, dtype=np.int64)
-        k, jr = self.k_routes, self.j_routes
-        return _expand(_walk(k.indptr, k.indices, k.w, k.dist_to[b], a, b), self.first, self.last,
+        jr = self.j_routes
+        return _expand(_walk(self.k_indptr, self.k_indices, self.condensed_w, to_b, a, b),
+                       self.first, self.last,
                        self.kj_j, self.jk_j, jr.indptr, jr.indices, jr.w, jr.dist_to,
                        self.key_nodes, self.junctions)
+
+    @property
+    def condensed_w(self) -> np.ndarray:
+        """The condensed weights beside their CSR entries (what a route walk reads)."""
+        return self.k_routes.w
+
+    def dist_to_key(self, b: int) -> np.ndarray:
+        """Bag-aware distances from every key node to key node number ``b`` (kidx order)."""
+        return self.k_routes.dist_to[b]
 
 
 @numba.njit(cache=True, nogil=True)

@@ -41,7 +41,8 @@ class SimConfig:
     hours: float = 24.0
     seed: int = 0
     tugs: int | None = None           # None: the airport's fleets; else spread over its depots
-    variant: str = "auto"            # Floyd–Warshall variant; auto = fastest here, measured
+    variant: str = "auto"            # a variant of the route engine's family; auto = fastest here
+    route_engine: str = "all-pairs"   # or "from-tugs" (engine.sim.route_engine.ENGINES)
     policy: str = "shortest-path"     # or "baseline"
     recompute: str = "auto"           # "change", seconds between solves, or "auto"
     dispatch_tick_s: float = 10.0
@@ -82,7 +83,8 @@ class Simulation:
         if recompute == "auto":
             n_key = sum(1 for nd in airport.nodes if nd.kind != "junction")
             recompute = auto_recompute(n_key)
-        self.tables = RouteTables(self.net, config.variant, RecomputePolicy(recompute))
+        self.tables = RouteTables(self.net, config.variant, RecomputePolicy(recompute),
+                                  engine=config.route_engine)
         self.dispatcher = make_dispatcher(config.policy)
 
         depots = [airport.index(f.depot) for f in fleets]
@@ -125,6 +127,7 @@ class Simulation:
             for _ in range(count):
                 self.tugs.append(Tug(len(self.tugs), d, f.capacity, f.speed_mps, d))
         self.capacities = np.array([t.capacity for t in self.tugs], dtype=np.int64)
+        self.tables.tug_nodes = self.tug_nodes
         self._load = [_NO_BAGS for _ in self.tugs]   # per tug, the bags on it in loading order
 
         self.bags = Bags(bagset, self.net.n, len(self.tugs))
@@ -334,6 +337,10 @@ class Simulation:
             self.capacities[tug.id] = max(tug.capacity, int(self.bags.on_tug[tug.id]))
         self._dispatch(tug)
 
+    def tug_nodes(self) -> np.ndarray:
+        """The node each tug is at or last reached (where the route engine solves from)."""
+        return np.array([t.node for t in self.tugs], dtype=np.int64)
+
     # -- what-if edits (``edits`` decides what changes; these carry it out in the running day) -----
     def set_roads(self, airport: Airport) -> list[Recompute]:
         """Drive on ``airport``'s roads, timed for its slowest fleet, from now on: both all-pairs
@@ -341,7 +348,9 @@ class Simulation:
         leg under way that would take a road no longer there turns off at its next node."""
         old = self.net
         net = RoadNetwork(airport, min(f.speed_mps for f in airport.fleets))
-        tables = RouteTables(net, self.tables.variant, self.tables.policy, self.t)
+        tables = RouteTables(net, self.tables.variant, self.tables.policy, self.t,
+                             self.tables.engine)
+        tables.tug_nodes = self.tug_nodes
         tables.set_key_nodes(self.key_mask)
         solves, tables.log = tables.log, self.tables.log + tables.log
         self.airport, self.net, self.tables = airport, net, tables

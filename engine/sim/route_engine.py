@@ -1,0 +1,110 @@
+"""The dispatcher's route engine: where its shortest paths come from. Both engines are exact and
+walk routes with the same tie-break, so the day is the same whichever runs (only the time the
+solves take differs):
+
+- ``all-pairs``: Floyd–Warshall (``engine.apsp``) on the key nodes' condensed graph, solved again
+  when the bags change (``KeyGraph``);
+- ``from-tugs``: single-source shortest paths (``engine.sssp``) on the full road graph, from the
+  nodes where the tugs are, solved again when the bags change (``TugKeyGraph``); a tug asking
+  from a node not solved yet gets a solve from there, and a route to a key node reads the
+  distances *to* it from a solve on the reversed roads.
+
+The tables solved once (plain travel time, the junction-only graph) are all pairs in both; the
+``from-tugs`` engine solves them by SSSP from every vertex with its variant.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Callable
+
+import numpy as np
+import scipy.sparse as sp
+
+from ..apsp import solve as apsp_solve
+from ..sssp import prepare, solve as sssp_solve
+from .keygraph import KeyGraph
+from .network import RoadNetwork
+
+ALL_PAIRS, FROM_TUGS = "all-pairs", "from-tugs"
+ENGINES = {ALL_PAIRS: "all pairs on key nodes (Floyd–Warshall)",
+           FROM_TUGS: "from the tugs (shortest paths on the full road graph)"}
+
+
+def check_engine(name: str) -> str:
+    if name not in ENGINES:
+        raise ValueError(f"route engine must be one of {', '.join(ENGINES)}, got {name!r}")
+    return name
+
+
+def sssp_all_pairs(w: np.ndarray, variant: str):
+    """All pairs of the dense matrix ``w`` as SSSP from every vertex (an ``SSSPResult``)."""
+    return sssp_solve(w, np.arange(len(w)), variant)
+
+
+def all_pairs_solver(engine: str) -> Callable:
+    """``solve(w, variant)`` of the engine's family for the tables solved once."""
+    return sssp_all_pairs if check_engine(engine) == FROM_TUGS else apsp_solve
+
+
+def key_graph(engine: str, net: RoadNetwork, key: np.ndarray, variant: str,
+              tug_nodes: Callable[[], np.ndarray]) -> KeyGraph:
+    if check_engine(engine) == FROM_TUGS:
+        return TugKeyGraph(net, key, variant, tug_nodes)
+    return KeyGraph(net, key, variant)
+
+
+class TugKeyGraph(KeyGraph):
+    """``KeyGraph``'s answers from SSSP on the full road graph: distances from a tug's node are a
+    row of a solve from the tugs; a route walks the condensed graph (as ``KeyGraph`` does) on the
+    distances to its end from a solve on the reversed roads."""
+
+    def __init__(self, net: RoadNetwork, key: np.ndarray, variant: str,
+                 tug_nodes: Callable[[], np.ndarray]):
+        super().__init__(net, key, variant, all_pairs=sssp_all_pairs)
+        self.tug_nodes = tug_nodes
+        self.variant = variant
+        self.graph = self.sources = self.k_w = None
+        self._from: dict[int, np.ndarray] = {}   # node -> bag-aware distances from it (all n)
+        self._to: dict[int, np.ndarray] = {}     # key index -> distances to it from key nodes
+
+    def update(self, counts: np.ndarray, variant: str):
+        w = self.condense(counts)
+        start = time.perf_counter()
+        e = self.net.edges
+        self.graph = prepare(sp.csr_matrix((w, (e.src, e.dst)), shape=(e.n, e.n)))
+        self.k_w = np.ascontiguousarray(self.wk, dtype=np.float64).ravel()[self.k_flat]
+        self.build_seconds += time.perf_counter() - start
+        self._from, self._to = {}, {}
+        self.sources = np.unique(np.asarray(self.tug_nodes(), dtype=np.int64))
+        return self.solve(variant)
+
+    def solve(self, variant: str):
+        """SSSP from the tugs' nodes on the bag-aware road graph with ``variant``."""
+        self.variant = variant
+        r = sssp_solve(self.graph, self.sources, variant)
+        self._from.update(zip(self.sources.tolist(), r.dist))
+        return r
+
+    @property
+    def solved(self) -> bool:
+        return self.graph is not None
+
+    @property
+    def solved_n(self) -> int:
+        return self.graph.n
+
+    def dist(self, s: int, nodes: np.ndarray) -> np.ndarray:
+        if s not in self._from:  # the tug stands where no solve started: solve from there
+            self._from[s] = sssp_solve(self.graph, [s], self.variant).dist[0]
+        return self._from[s][nodes]
+
+    def dist_to_key(self, b: int) -> np.ndarray:
+        if b not in self._to:
+            to = sssp_solve(self.graph.transpose(), [self.key_nodes[b]], self.variant).dist[0]
+            self._to[b] = to[self.key_nodes]
+        return self._to[b]
+
+    @property
+    def condensed_w(self) -> np.ndarray:
+        return self.k_w
