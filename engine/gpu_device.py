@@ -35,3 +35,11 @@ def gpu_name() -> str:
     from numba import cuda
     name = cuda.get_current_device().name
     return name.decode() if isinstance(name, bytes) else str(name)
+
+
+def device_name(family: str) -> str:
+    """What a variant of ``family`` ("cpu" or "gpu") ran on, for results and reports."""
+    if family == "gpu":
+        return gpu_name()
+    import numba
+    return f"CPU ({numba.get_num_threads()} threads)"

@@ -68,3 +68,20 @@ class Registry(Generic[V]):
                 return v
         raise ValueError(f"unknown {self.problem} variant {name!r}; choose auto or one of: "
                          + ", ".join(v.name for v in self._entries))
+
+
+def run_or_fall_back(chosen: Variant, fallback: Variant, run: Callable, keep: tuple = ()):
+    """``run(chosen, None)``; when ``chosen`` cannot run here, or is a GPU variant that raises
+    anything but the ``keep`` exceptions, ``run(fallback, note)`` with a note saying why."""
+    if not chosen.available:
+        return run(fallback, f"{chosen.name} unavailable ({chosen.reason}); ran {fallback.name} "
+                             "on the CPU")
+    try:
+        return run(chosen, None)
+    except keep:
+        raise
+    except Exception as exc:
+        if chosen.family != "gpu":
+            raise
+        return run(fallback, f"{chosen.name} failed ({exc.__class__.__name__}: {str(exc)[:160]}); "
+                             f"ran {fallback.name} on the CPU")

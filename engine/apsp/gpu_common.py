@@ -5,20 +5,15 @@ Numba's CUDA simulator (``NUMBA_ENABLE_CUDASIM=1``), where every GPU thread is a
 and a 32×32 block would be 1024 of them. Tests may override a constant on the module.
 """
 
-import time
-
 import numpy as np
 from numba import cuda
 
 from ..gpu_device import simulated
+from ..gpu_launch import ceil_div, timed_on_device  # noqa: F401 — the variants import them from here
 from .paths import initial_path
 from .routes import RouteMatrix
 
 SIMULATED = simulated()
-
-
-def ceil_div(a: int, b: int) -> int:
-    return -(-a // b)
 
 
 def device_cost_and_path(w: np.ndarray):
@@ -29,13 +24,3 @@ def device_cost_and_path(w: np.ndarray):
 def empty_result(w: np.ndarray, kind: str = "predecessor"):
     """The answer for a graph of no vertices: nothing to launch."""
     return w.copy(), RouteMatrix(kind, np.zeros((0, 0), np.int32)), 0.0
-
-
-def timed_on_device(launch_all) -> float:
-    """Seconds the device spends in ``launch_all()``: synchronised before and after, so host
-    work queued earlier (copies) and kernels still running are both accounted correctly."""
-    cuda.synchronize()
-    start = time.perf_counter()
-    launch_all()
-    cuda.synchronize()
-    return time.perf_counter() - start

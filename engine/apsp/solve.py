@@ -2,9 +2,10 @@
 
 import time
 
-import numba
 import numpy as np
 
+from ..gpu_device import device_name
+from ..registry import run_or_fall_back
 from .auto import choose_variant
 from .matrix import to_float_distances, to_int32_costs
 from .registry import get_variant
@@ -26,17 +27,7 @@ def solve(cost, variant: str = "auto") -> APSPResult:
     n = cost.shape[0] if cost.ndim == 2 and cost.shape[0] == cost.shape[1] else 0
     chosen = get_variant(choose_variant(n) if variant == AUTO else variant)
     w = to_int32_costs(cost, out=chosen.input_array(n))  # the shape is checked here too
-    if not chosen.available:
-        return _run(get_variant(CPU_FALLBACK), w,
-                    note=f"{chosen.name} unavailable ({chosen.reason}); ran {CPU_FALLBACK} on the CPU")
-    try:
-        return _run(chosen, w)
-    except Exception as exc:
-        if chosen.family != "gpu":
-            raise
-        return _run(get_variant(CPU_FALLBACK), w,
-                    note=f"{chosen.name} failed ({exc.__class__.__name__}: {str(exc)[:160]}); "
-                         f"ran {CPU_FALLBACK} on the CPU")
+    return run_or_fall_back(chosen, get_variant(CPU_FALLBACK), lambda v, note: _run(v, w, note))
 
 
 def _run(variant, w: np.ndarray, note: str | None = None) -> APSPResult:
@@ -45,11 +36,5 @@ def _run(variant, w: np.ndarray, note: str | None = None) -> APSPResult:
     seconds = time.perf_counter() - start
     return APSPResult(dist=to_float_distances(dist32), routes=routes, variant=variant.name,
                       seconds=seconds, kernel_seconds=kernel_seconds,
-                      device=_device_name(variant.family), cost=w, note=note)
+                      device=device_name(variant.family), cost=w, note=note)
 
-
-def _device_name(family: str) -> str:
-    if family == "gpu":
-        from ..gpu_device import gpu_name
-        return gpu_name()
-    return f"CPU ({numba.get_num_threads()} threads)"

@@ -7,13 +7,11 @@ Launch sizes are small under Numba's CUDA simulator, where every GPU thread is a
 import numpy as np
 from numba import cuda
 
-from ..apsp.gpu_common import ceil_div, timed_on_device  # noqa: F401 — shared with apsp
 from ..gpu_device import simulated
+from ..gpu_launch import THREADS, blocks_for, timed_on_device  # noqa: F401 — the variants import them from here
 from .graph import INF
 
 SIMULATED = simulated()
-THREADS = 8 if SIMULATED else 256
-MAX_BLOCKS = 4 if SIMULATED else 4096
 INF64 = INF
 
 
@@ -33,10 +31,6 @@ def buffer(g, name: str, shape, dtype):
     if b is None or b.shape != tuple(np.atleast_1d(shape)) or b.dtype != np.dtype(dtype):
         b = g.device[key] = cuda.device_array(shape, dtype)
     return b
-
-
-def blocks_for(count: int) -> int:
-    return max(1, min(MAX_BLOCKS, ceil_div(count, THREADS)))
 
 
 @cuda.jit

@@ -16,6 +16,8 @@ import numba
 import numpy as np
 import scipy.sparse as sp
 
+from ..graph_input import dense_entries, require_real, require_square
+
 INF = np.int64(2**62)
 INF32 = np.int32(2**31 - 1)  # the sentinel of int32 answers (a GPU variant may copy those back)
 MAX_COST = 2**31 - 1
@@ -76,7 +78,7 @@ def as_graph(graph) -> SparseGraph:
         return graph
     if sp.issparse(graph):
         shape = graph.shape
-        _require_square(shape)
+        require_square(shape)
         if isinstance(graph, (sp.csr_matrix, sp.csr_array)) and graph.has_canonical_format:
             rows = None
             indptr, cols, costs = graph.indptr, graph.indices, graph.data
@@ -84,16 +86,10 @@ def as_graph(graph) -> SparseGraph:
             coo = graph.tocoo()
             rows, cols, costs = coo.row, coo.col, coo.data
     else:
-        dense = np.asarray(graph)
-        _require_square(dense.shape)
-        if dense.dtype == object or not np.issubdtype(dense.dtype, np.number):
-            raise ValueError(f"graph costs must be numbers, got dtype {dense.dtype}")
-        rows, cols = np.nonzero(~np.isposinf(dense))
-        costs, shape = dense[rows, cols], dense.shape
+        rows, cols, costs, shape = dense_entries(graph)
     n = shape[0]
     costs = np.asarray(costs)
-    if not np.issubdtype(costs.dtype, np.number) or np.issubdtype(costs.dtype, np.complexfloating):
-        raise ValueError(f"graph costs must be real numbers, got dtype {costs.dtype}")
+    require_real(costs)
     keep = ~np.isposinf(costs) if costs.dtype.kind == "f" else None
     if keep is not None and not keep.all():  # inf stored in a sparse matrix: no edge
         if rows is None:
@@ -103,11 +99,6 @@ def as_graph(graph) -> SparseGraph:
     if rows is None:
         return SparseGraph(n, indptr.astype(np.int64), cols.astype(np.int32), costs.astype(np.int32))
     return _from_edges(n, rows, cols, costs)
-
-
-def _require_square(shape) -> None:
-    if len(shape) != 2 or shape[0] != shape[1]:
-        raise ValueError(f"graph must be a square n×n matrix, got shape {tuple(shape)}")
 
 
 def _check_costs(costs, rows, cols, indptr) -> None:

@@ -3,9 +3,8 @@ GPU variant cannot run or fails."""
 
 import time
 
-import numba
-
-from ..gpu_device import simulated
+from ..gpu_device import device_name, simulated
+from ..registry import run_or_fall_back
 from .errors import NegativeCycleError, NegativeWeightError
 from .graph import as_graph, as_sources, to_float
 from .registry import get_variant
@@ -27,18 +26,8 @@ def solve(graph, sources, variant: str = AUTO) -> SSSPResult:
     s = as_sources(sources, g.n)
     chosen = get_variant(_auto(g, s) if variant == AUTO else variant)
     fallback = get_variant("cpu-bellman-ford" if g.min_weight < 0 else "cpu-dijkstra")
-    if not chosen.available:
-        return _run(fallback, g, s, f"{chosen.name} unavailable ({chosen.reason}); ran "
-                                    f"{fallback.name} on the CPU")
-    try:
-        return _run(chosen, g, s)
-    except (NegativeCycleError, NegativeWeightError):
-        raise
-    except Exception as exc:
-        if chosen.family != "gpu":
-            raise
-        return _run(fallback, g, s, f"{chosen.name} failed ({exc.__class__.__name__}: "
-                                    f"{str(exc)[:160]}); ran {fallback.name} on the CPU")
+    return run_or_fall_back(chosen, fallback, lambda v, note: _run(v, g, s, note),
+                            keep=(NegativeCycleError, NegativeWeightError))
 
 
 def prepare(graph):
@@ -59,12 +48,6 @@ def _run(variant, g, s, note: str | None = None) -> SSSPResult:
     seconds = time.perf_counter() - start
     note = "; ".join(x for x in (note, variant_note) if x) or None
     return SSSPResult(dist=to_float(dist), sources=s, variant=variant.name, seconds=seconds,
-                      kernel_seconds=kernel_seconds, device=_device_name(variant.family), graph=g,
+                      kernel_seconds=kernel_seconds, device=device_name(variant.family), graph=g,
                       note=note)
 
-
-def _device_name(family: str) -> str:
-    if family == "gpu":
-        from ..gpu_device import gpu_name
-        return gpu_name()
-    return f"CPU ({numba.get_num_threads()} threads)"

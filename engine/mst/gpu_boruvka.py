@@ -1,0 +1,214 @@
+"""GPU Borůvka from data-parallel primitives: the seed's algorithm, step by step, recursing on
+ever smaller graphs (vertex list ``start``, edge list ``head``/``key`` grouped by tail):
+
+ 1. minimum outgoing edge per vertex — a segmented min over each vertex's edges; keys order by
+    (weight, edge id), which in the first graph is the seed's "ties to the smaller vertex id";
+ 2. successor S(u) = the vertex that edge leads to; cycle removal — where S(S(u)) = u the smaller
+    of the two becomes a representative (S(u) = u); every other vertex's edge is in the forest;
+ 3. representatives by pointer doubling, S(u) ← S(S(u)) until nothing changes;
+ 4. supervertex ids by an exclusive scan of the representative flags;
+ 5. self-edge removal: edges relabelled to supervertex ids, those inside one compacted away;
+ 6. duplicate-edge removal by split: edges split (stable radix) on (tail, head) supervertex ids,
+    the lightest of each run of equal pairs kept;
+ 7. the new vertex list by a scan over the edge list (supervertices with no edges left are
+    whole trees and drop out);
+ 8. recursion until no edge is left.
+"""
+
+import numpy as np
+from numba import cuda
+
+from ..gpu_launch import THREADS, blocks_for, ceil_div, timed_on_device
+from .gpu_common import NO_KEY, buffer, chosen_edges, fill_with, upload
+from .gpu_primitives import exclusive_scan, split
+
+EDGE_MASK = 0xFFFFFFFF
+
+
+def run(g):
+    if g.m == 0:
+        return np.zeros(0, np.int64), 0.0, None
+    if "adjacency" not in g.device:
+        g.device["adjacency"] = tuple(cuda.to_device(a) for a in g.adjacency())
+    start, head, edge = g.device["adjacency"]
+    key = upload(g)[2]
+    in_forest = buffer(g, "in_forest", g.m, np.uint8)
+    sizes = []
+
+    def solve():
+        fill_with(in_forest, 0)
+        edge_key = cuda.device_array(head.size, np.int64)
+        gather[blocks_for(head.size), THREADS](edge, key, edge_key)
+        graph = (g.n, start, head, edge_key)
+        while graph[2].size:
+            sizes.append((graph[0], graph[2].size))
+            graph = contract(*graph, in_forest)
+
+    seconds = timed_on_device(solve)
+    return chosen_edges(in_forest), seconds, f"{len(sizes)} levels"
+
+
+def contract(n, start, head, key, in_forest):
+    """One level of the recursion: the forest edges this level adds, and the contracted graph."""
+    lightest = cuda.device_array(n, np.int64)
+    successor = cuda.device_array(n, np.int64)
+    vertex_blocks = ceil_div(n, THREADS)
+    min_outgoing_edge[vertex_blocks, THREADS](start, head, key, lightest, successor)   # 1
+    remove_cycles[vertex_blocks, THREADS](successor, lightest, in_forest)               # 2
+    changed = cuda.device_array(1, np.int32)
+    while True:                                                                         # 3
+        changed[0] = 0
+        pointer_double[vertex_blocks, THREADS](successor, changed)
+        if not changed.copy_to_host()[0]:
+            break
+    flags = cuda.device_array(n, np.int64)
+    supervertex = cuda.device_array(n, np.int64)
+    flag_representatives[vertex_blocks, THREADS](successor, flags)
+    supervertices = exclusive_scan(flags, supervertex)                                  # 4
+    bits = max(1, int(supervertices - 1).bit_length())
+    m = head.size
+    tail = cuda.device_array(m, np.int64)
+    tails[vertex_blocks, THREADS](start, tail)
+    pair = cuda.device_array(m, np.int64)
+    keep = cuda.device_array(m, np.int64)
+    relabel_edges[blocks_for(m), THREADS](tail, head, successor, supervertex, bits, pair, keep)  # 5
+    pair, key = compact(pair, key, keep)
+    pair, key = split(pair, key, 2 * bits)                                              # 6
+    keep = cuda.device_array(pair.size, np.int64)
+    lightest_of_runs[blocks_for(pair.size), THREADS](pair, key, keep)
+    pair, key = compact(pair, key, keep)
+    return new_vertex_list(pair, key, bits)                                             # 7
+
+
+def compact(pair, key, keep):
+    """The elements whose ``keep`` flag is 1, in order (a scan gives each its place)."""
+    place = cuda.device_array(pair.size, np.int64)
+    size = exclusive_scan(keep, place)
+    pair_out = cuda.device_array(size, np.int64)
+    key_out = cuda.device_array(size, np.int64)
+    if size:
+        scatter_kept[blocks_for(pair.size), THREADS](pair, key, keep, place, pair_out, key_out)
+    return pair_out, key_out
+
+
+def new_vertex_list(pair, key, bits):
+    m = pair.size
+    first = cuda.device_array(m, np.int64)
+    place = cuda.device_array(m, np.int64)
+    flag_first_of_tail[blocks_for(m), THREADS](pair, bits, first)
+    n = exclusive_scan(first, place)
+    start = cuda.device_array(n + 1, np.int64)
+    renumber = cuda.device_array(1 << bits, np.int64)
+    vertex_starts[blocks_for(m), THREADS](pair, bits, first, place, start, renumber)
+    head = cuda.device_array(m, np.int64)
+    new_heads[blocks_for(m), THREADS](pair, bits, renumber, head)
+    return n, start, head, key
+
+
+@cuda.jit
+def gather(edge, key, out):
+    for j in range(cuda.grid(1), out.size, cuda.gridsize(1)):
+        out[j] = key[edge[j]]
+
+
+@cuda.jit
+def min_outgoing_edge(start, head, key, lightest, successor):
+    u = cuda.grid(1)
+    if u < lightest.size:
+        best, to = NO_KEY, u
+        for j in range(start[u], start[u + 1]):
+            if key[j] < best:
+                best, to = key[j], head[j]
+        lightest[u], successor[u] = best, to
+
+
+@cuda.jit
+def remove_cycles(successor, lightest, in_forest):
+    """S(S(u)) = u: u and S(u) picked the same edge; the smaller becomes the representative,
+    the larger puts the edge in the forest (only u's own entry is written)."""
+    u = cuda.grid(1)
+    if u < successor.size:
+        s = successor[u]
+        if s != u:
+            if successor[s] == u and u < s:
+                successor[u] = u
+            else:
+                in_forest[lightest[u] & EDGE_MASK] = 1
+
+
+@cuda.jit
+def pointer_double(successor, changed):
+    u = cuda.grid(1)
+    if u < successor.size:
+        s = successor[u]
+        ss = successor[s]
+        if ss != s:
+            successor[u] = ss
+            changed[0] = 1
+
+
+@cuda.jit
+def flag_representatives(successor, flags):
+    u = cuda.grid(1)
+    if u < successor.size:
+        flags[u] = 1 if successor[u] == u else 0
+
+
+@cuda.jit
+def tails(start, tail):
+    u = cuda.grid(1)
+    if u < start.size - 1:
+        for j in range(start[u], start[u + 1]):
+            tail[j] = u
+
+
+@cuda.jit
+def relabel_edges(tail, head, successor, supervertex, bits, pair, keep):
+    """Each edge as (tail, head) supervertex ids packed in one key; self-edges flagged out."""
+    for j in range(cuda.grid(1), head.size, cuda.gridsize(1)):
+        a, b = supervertex[successor[tail[j]]], supervertex[successor[head[j]]]
+        pair[j] = (a << bits) | b
+        keep[j] = 1 if a != b else 0
+
+
+@cuda.jit
+def scatter_kept(pair, key, keep, place, pair_out, key_out):
+    for j in range(cuda.grid(1), pair.size, cuda.gridsize(1)):
+        if keep[j]:
+            pair_out[place[j]], key_out[place[j]] = pair[j], key[j]
+
+
+@cuda.jit
+def lightest_of_runs(pair, key, keep):
+    """Parallel edges between two supervertices lie together after the split: the first of each
+    run takes the run's lightest key and is kept, the rest are not."""
+    for j in range(cuda.grid(1), pair.size, cuda.gridsize(1)):
+        keep[j] = 0
+        if j == 0 or pair[j] != pair[j - 1]:
+            best, i = key[j], j + 1
+            while i < pair.size and pair[i] == pair[j]:
+                best = min(best, key[i])
+                i += 1
+            key[j], keep[j] = best, 1
+
+
+@cuda.jit
+def flag_first_of_tail(pair, bits, first):
+    for j in range(cuda.grid(1), pair.size, cuda.gridsize(1)):
+        first[j] = 1 if j == 0 or (pair[j] >> bits) != (pair[j - 1] >> bits) else 0
+
+
+@cuda.jit
+def vertex_starts(pair, bits, first, place, start, renumber):
+    for j in range(cuda.grid(1), pair.size, cuda.gridsize(1)):
+        if first[j]:
+            start[place[j]] = j
+            renumber[pair[j] >> bits] = place[j]
+        if j == pair.size - 1:
+            start[start.size - 1] = pair.size
+
+
+@cuda.jit
+def new_heads(pair, bits, renumber, head):
+    for j in range(cuda.grid(1), pair.size, cuda.gridsize(1)):
+        head[j] = renumber[pair[j] & ((1 << bits) - 1)]
