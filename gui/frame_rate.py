@@ -10,7 +10,9 @@ being measured, settles for a second, then counts for ``--seconds`` of wall time
 - worst gap: the longest wall time between two animation frames;
 - UI busy: CPU time of the UI thread over wall time (``time.thread_time``);
 - achieved: simulated seconds the displayed clock advanced per wall second, and the lag — how
-  many simulated seconds it ended behind the chosen speed (0 when it kept up).
+  many simulated seconds it ended behind the chosen speed (0 when it kept up);
+- in the JSON rows also: each variant's time per recompute (median, 95th percentile) and the
+  latency from a change of the bags to the new routes on screen (``gui.route_latency``).
 
 Run it on a real display or under Xvfb (``xvfb-run -a -s "-screen 0 1600x1000x24"``); without
 one it uses Qt's offscreen platform, which paints too but is not a screen.
@@ -44,7 +46,13 @@ def add_arguments(parser) -> None:
     parser.add_argument("--start", type=float, default=1800.0, metavar="T",
                         help="simulated time to fast-forward to before counting (default 1800)")
     parser.add_argument("--size", default="1600x1000", metavar="WxH", help="window size")
+    parser.add_argument("--variant", metavar="NAME",
+                        help="Floyd–Warshall variant of the dispatcher's recomputes (default: "
+                             "the app's own choice, auto)")
     parser.add_argument("--json", type=Path, metavar="FILE", help="also write the rows as JSON")
+    parser.add_argument("--screenshot", type=Path, metavar="PNG",
+                        help="save the window after each configuration (speed and race added "
+                             "to the name when there are several)")
     parser.add_argument("--one", action="store_true", help=argparse.SUPPRESS)  # one child run
 
 
@@ -69,6 +77,13 @@ def _child(args, speed: int, race: bool) -> dict:
     cmd = [sys.executable, str(Path(__file__).resolve().parents[1] / "main.py"), "frame-rate",
            str(args.airport), "--one", "--speeds", str(speed), "--race", "on" if race else "off",
            "--seconds", str(args.seconds), "--start", str(args.start), "--size", args.size]
+    if args.variant:
+        cmd += ["--variant", args.variant]
+    if args.screenshot is not None:
+        shot = args.screenshot
+        if len(args.speeds) > 1 or args.race == "both":
+            shot = shot.with_name(f"{shot.stem}-{speed}x-race-{'on' if race else 'off'}{shot.suffix}")
+        cmd += ["--screenshot", str(shot)]
     proc = subprocess.run(cmd, capture_output=True, text=True,
                           timeout=300 + args.seconds + args.start / FAST_FORWARD)
     for line in reversed(proc.stdout.splitlines()):
@@ -84,7 +99,18 @@ def format_row(r: dict) -> str:
     return (f"{r['speed']:>4}x race {'on ' if r['race'] else 'off'}: {r['fps']:5.1f} frames/s, "
             f"{r['repaints']:5.1f} repaints/s, worst gap {r['worst_gap_ms']:.0f} ms, "
             f"UI busy {100 * r['ui_busy']:.0f}%, achieved {r['achieved']:.0f}x, "
-            f"lag {r['lag_s']:.0f} sim s ({r['lag_pct']:.0f}%)")
+            f"lag {r['lag_s']:.0f} sim s ({r['lag_pct']:.0f}%)" + _details(r))
+
+
+def _details(r: dict) -> str:
+    """Each variant's median time per recompute and the route latency, where there were any."""
+    parts = [f"{v} {s['median_ms']:.2f} ms" for v, s in r.get("recomputes", {}).items()
+             if s["count"]]
+    lat = r.get("latency", {}).get("latency_s", {})
+    if lat.get("count"):
+        parts.append(f"bags-to-route latency median {lat['median_ms']:.0f} ms, "
+                     f"p95 {lat['p95_ms']:.0f} ms ({lat['count']} recomputes)")
+    return ("\n      " + "; ".join(parts)) if parts else ""
 
 
 def table(rows: list[dict]) -> str:
@@ -101,6 +127,16 @@ def table(rows: list[dict]) -> str:
                    f"{r['repaints']:.1f} | {r['worst_gap_ms']:.0f} ms | {100 * r['ui_busy']:.0f}% | "
                    f"{r['achieved']:.0f}× | {r['lag_s']:.0f} s ({r['lag_pct']:.0f}%) |")
     return "\n".join(out)
+
+
+def _stats(values: list[float]) -> dict:
+    """count, median, 95th percentile and max, in milliseconds (NaN solves left out)."""
+    import numpy as np
+    v = np.array([x for x in values if x == x], dtype=float) * 1000.0
+    if not len(v):
+        return {"count": 0}
+    return {"count": int(len(v)), "median_ms": float(np.median(v)),
+            "p95_ms": float(np.percentile(v, 95)), "max_ms": float(v.max())}
 
 
 def paint_counter(parent):
@@ -127,6 +163,7 @@ def _measure_one(args) -> int:
     from PySide6.QtWidgets import QApplication
 
     from .main_window import MainWindow
+    from .route_latency import RouteLatency
     from .settings import file_settings
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
@@ -135,14 +172,19 @@ def _measure_one(args) -> int:
     window = MainWindow(args.airport, settings=file_settings(Path(scratch.name) / "s.ini"))
     width, height = (int(v) for v in args.size.lower().split("x"))
     window.resize(width, height)
+    if args.variant and not window.set_variant(args.variant):
+        print(window.status_text(), file=sys.stderr)
+        return 2
     window.set_race(args.race == "on")
     window.show()
     speed = args.speeds[0]
     player = window.player
     row: dict = {"speed": speed, "race": args.race == "on", "airport": args.airport.stem,
-                 "platform": app.platformName()}
+                 "platform": app.platformName(), "variant": window.variant,
+                 "racers": window.player.runner.worker.race_with if args.race == "on" else []}
     stamps: list[float] = []
     counter = paint_counter(window)
+    latency = RouteLatency(window)
     state: dict = {}
 
     def finish() -> None:
@@ -159,11 +201,29 @@ def _measure_one(args) -> int:
                    achieved=advanced / wall, lag_s=lag, lag_pct=100 * lag / wanted,
                    clock=player.clock, tugs=len(player.latest.tugs), status=window.status_text())
         window.map_view.viewport().removeEventFilter(counter)
+        rows = window.timing_plot.rows[state["rows"]:]
+        row["recomputes"] = {v: _stats([t.seconds for t in rows if t.variant == v])
+                             for v in sorted({t.variant for t in rows})}
+        row["key_nodes"] = rows[0].n if rows else None
+        samples = [x for x in latency.samples if x["round"] > state["round"]]
+        row["latency"] = {k: _stats([x[k] for x in samples])
+                          for k in ("latency_s", "to_ui_s", "draw_s")}
+        player.pause()
+        if args.screenshot is None:
+            window.close()
+            return
+        window.select_busiest_tug()    # a route on screen for the picture
+        QTimer.singleShot(600, shoot)
+
+    def shoot() -> None:
+        args.screenshot.parent.mkdir(parents=True, exist_ok=True)
+        row["screenshot"] = str(args.screenshot) if window.grab().save(str(args.screenshot)) else None
         window.close()
 
     def count() -> None:
         state.update(wall=time.perf_counter(), frames=player.frames, clock=player.clock,
-                     cpu=time.thread_time())
+                     cpu=time.thread_time(), rows=len(window.timing_plot.rows),
+                     round=max((t.round for t in window.timing_plot.rows), default=0))
         counter.paints = 0
         window.map_view.viewport().installEventFilter(counter)
         player.frame.connect(lambda *_: stamps.append(time.perf_counter()))

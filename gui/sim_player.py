@@ -200,6 +200,7 @@ class SimPlayer(QObject):
     def _on_stepped(self, result: StepResult) -> None:
         if result.generation != self.generation:
             return  # a previous airport's (or day's) result: never drawn
+        result.received = time.perf_counter()
         self.pending = False
         self.results += 1
         self.latest = result

@@ -48,6 +48,7 @@ class Timing:
     n: int               # vertices of the solved graph
     raced: bool = False  # an extra solve of race mode (not the one the dispatcher used)
     agrees: bool = True  # raced solve gave the same distances as the dispatcher's
+    started: float = 0.0  # time.perf_counter() when the bags' change started this recompute
 
 
 @dataclass
@@ -102,6 +103,7 @@ class StepResult:
     series: list[dict] = field(default_factory=list)   # KPI samples new since the last result
     wall_s: float = 0.0          # wall time the worker spent on this request
     key_nodes: int = 0
+    received: float = 0.0        # time.perf_counter() when the UI thread got it
 
 
 def tug_frame(sim: Simulation) -> TugFrame:
@@ -187,8 +189,7 @@ class SimWorker(QObject):
             start = time.perf_counter()
             with ENGINE_LOCK:
                 sim = Simulation(airport, config)
-            self.sim = sim
-            self.variant = config.variant
+            self.sim = sim      # (the variant was set with the request: a later pick stands)
             self._timings, self._round, self._series_sent = [], 0, 0
             self._hook(sim)
             facts = {"tugs": len(sim.tugs), "flights": len(sim.schedule.flights),
@@ -238,10 +239,12 @@ class SimWorker(QObject):
         original = keys.update
 
         def update(counts, variant):
+            started = time.perf_counter()
             r = original(counts, variant)
             self._round += 1
             n = keys.wk.shape[0]
-            self._timings.append(Timing(self._round, sim.t, r.variant, r.seconds, n))
+            self._timings.append(Timing(self._round, sim.t, r.variant, r.seconds, n,
+                                        started=started))
             if self.race:
                 self._race(keys.wk, r, sim.t, n)
             return r

@@ -82,3 +82,29 @@ def test_frame_rate_command_measures_every_configuration(tmp_path):
         assert r["fps"] > 0 and r["achieved"] > 0 and r["clock"] >= 120
         assert r["tugs"] == 8 and r["lag_pct"] >= 0
     assert "| 60× | off |" in proc.stdout and "| 60× | on |" in proc.stdout
+
+
+def test_route_latency_is_measured_from_the_bags_change_to_the_map_painted(qtbot, sim_window):
+    from gui.route_latency import RouteLatency
+    from tests.gui.conftest import play_until
+    w = sim_window
+    latency = RouteLatency(w)
+    play_until(qtbot, w, 600, speed=60)
+    qtbot.waitUntil(lambda: len(latency.samples) >= 2, timeout=20_000)
+    for s in latency.samples:
+        assert s["variant"] == "cpu-blocked" and s["solve_s"] > 0
+        assert 0 < s["to_ui_s"] < 10 and 0 <= s["draw_s"] < 10
+        assert abs(s["latency_s"] - (s["to_ui_s"] + s["draw_s"])) < 1e-9
+        assert s["to_ui_s"] >= s["solve_s"]          # the solve is part of the way to the UI
+
+
+def test_a_variant_picked_while_the_day_loads_is_the_one_its_recomputes_use(qtbot, make_window,
+                                                                           regional):
+    w = make_window(regional, wait=False)
+    w.set_variant("cpu-linear")                     # before the worker has built the day
+    qtbot.waitUntil(lambda: w.player.ready, timeout=SIM_TIMEOUT_MS)
+    w.set_speed(600)
+    w.play()
+    qtbot.waitUntil(lambda: any(not t.raced for t in w.timing_plot.rows), timeout=30_000)
+    w.pause()
+    assert {t.variant for t in w.timing_plot.rows if not t.raced} == {"cpu-linear"}

@@ -1,0 +1,45 @@
+"""How long a change of the bags takes to reach the screen as new routes.
+
+A bag-aware recompute starts when the worker sees the bags change; its result travels with the
+step that ran it to the UI thread, which draws it once the displayed clock reaches that step.
+``RouteLatency`` records, per recompute the dispatcher used: from the recompute's start to the UI
+thread receiving the step (solve, race solves, the rest of the step, the hand-over), plus from
+the step being shown to the map's next paint having finished. The wait in between — results are
+computed ahead of the displayed clock on purpose, so that tugs glide — is left out: it is the
+player's look-ahead, not the route's latency.
+"""
+
+from __future__ import annotations
+
+import time
+
+from PySide6.QtCore import QEvent, QObject, QTimer
+
+
+class RouteLatency(QObject):
+    """Attach to a ``MainWindow``; ``samples`` collects one dict per recompute drawn."""
+
+    def __init__(self, window):
+        super().__init__(window)
+        self.samples: list[dict] = []
+        self._pending = None
+        window.simStepped.connect(self._on_shown)
+        window.map_view.viewport().installEventFilter(self)
+
+    def _on_shown(self, result) -> None:
+        mine = [t for t in result.timings if not t.raced and t.started > 0]
+        if mine and result.received > 0:
+            self._pending = (mine[-1], result.received, time.perf_counter())
+
+    def eventFilter(self, obj, event) -> bool:
+        if event.type() == QEvent.Type.Paint and self._pending is not None:
+            pending, self._pending = self._pending, None
+            QTimer.singleShot(0, lambda: self._painted(*pending))   # after this paint is done
+        return False
+
+    def _painted(self, timing, received: float, shown: float) -> None:
+        to_ui = received - timing.started
+        draw = time.perf_counter() - shown
+        self.samples.append({"round": timing.round, "variant": timing.variant,
+                             "solve_s": timing.seconds, "to_ui_s": to_ui, "draw_s": draw,
+                             "latency_s": to_ui + draw})
