@@ -21,6 +21,7 @@ COMMANDS = {
     "simulate": ("engine.commands.simulate", "run a simulated day headless and write KPIs"),
     "sweep": ("engine.commands.sweep", "run scenario × seed days on Dask; table, summary, plot"),
     "frame-rate": ("gui.frame_rate", "measure the live day's frames/s and lag per speed"),
+    "soak": ("gui.soak", "play days on end at top speed; memory, threads, frame time per hour"),
 }
 
 

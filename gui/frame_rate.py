@@ -154,24 +154,34 @@ def paint_counter(parent):
     return PaintCounter(parent)
 
 
-def _measure_one(args) -> int:
-    """Open the window, fast-forward, then count; prints one JSON row."""
+def measuring_window(airport: Path, size: str, prefix: str):
+    """(app, window, scratch folder): the app's window on ``airport`` at ``size`` ("WxH"), with
+    fresh settings in a scratch folder (the user's own are left alone). Qt's offscreen platform
+    where there is no display."""
     if not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY"):
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     import pyqtgraph as pg
-    from PySide6.QtCore import QTimer
     from PySide6.QtWidgets import QApplication
 
     from .main_window import MainWindow
-    from .route_latency import RouteLatency
     from .settings import file_settings
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
     pg.setConfigOptions(antialias=True)
-    scratch = tempfile.TemporaryDirectory(prefix="bagroute-fps-")
-    window = MainWindow(args.airport, settings=file_settings(Path(scratch.name) / "s.ini"))
-    width, height = (int(v) for v in args.size.lower().split("x"))
+    scratch = tempfile.TemporaryDirectory(prefix=prefix)
+    window = MainWindow(airport, settings=file_settings(Path(scratch.name) / "s.ini"))
+    width, height = (int(v) for v in size.lower().split("x"))
     window.resize(width, height)
+    return app, window, scratch
+
+
+def _measure_one(args) -> int:
+    """Open the window, fast-forward, then count; prints one JSON row."""
+    from PySide6.QtCore import QTimer
+
+    from .route_latency import RouteLatency
+
+    app, window, scratch = measuring_window(args.airport, args.size, "bagroute-fps-")
     if args.variant and not window.set_variant(args.variant):
         print(window.status_text(), file=sys.stderr)
         return 2
