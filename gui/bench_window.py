@@ -28,6 +28,8 @@ from .bench_plot import BenchPlot
 from .bench_worker import BenchPlan, BenchRun, BenchWorker
 from .settings import app_settings
 
+CLOSE_WAIT_MS = 1500   # closing waits this long at most for the point being measured
+
 DEFAULT_SIZES = "64 128 256 500 1024"
 DENSITIES = {"15%": (15,), "85%": (85,), "15% and 85%": (15, 85)}
 PEER_DEVICE = "CPU (scipy/networkx)"
@@ -606,11 +608,12 @@ class BenchWindow(QMainWindow):
         s.setValue("bench/airports", self.airports_check.isChecked())
 
     def closeEvent(self, event) -> None:  # noqa: N802 (Qt naming)
-        """Cancel a run and wait for its current point to end: no thread outlives the window."""
+        """Cancel a run and give its current point up to ``CLOSE_WAIT_MS`` to end (one that
+        runs longer ends unseen: closing never waits on it)."""
         if self.running:
             self.set_status("Closing: waiting for the point being measured…")
         self.worker.cancel()
-        self.worker.wait()  # the worker stays usable: a window closed then shown again can run
+        self.worker.wait(CLOSE_WAIT_MS)  # the worker stays usable: a window shown again can run
         self.settings.setValue("bench/geometry", self.saveGeometry())
         self._save_settings()
         super().closeEvent(event)

@@ -41,6 +41,8 @@ from .variant_picker import VariantPicker
 
 DEFAULT_AIRPORT = "paper-5"
 RECENT_MAX = 8
+COMPILING_MESSAGE = "compiling GPU kernels, first use only"
+CLOSE_WAIT_MS = 1500   # closing waits this long at most for a running solve
 KPI_EVERY_S = 60.0          # KPI samples for the live plots: every simulated minute
 
 
@@ -125,6 +127,8 @@ class MainWindow(QMainWindow):
         self.solver = SolverWorker(self, solve_fn=solve_fn)
         self.solver.solved.connect(self._on_solved)
         self.solver.failed.connect(self._on_failed)
+        self.solver.compiling.connect(
+            lambda variant: self._set_status(f"{COMPILING_MESSAGE} ({variant})…"))
 
         self.status_label = QLabel()
         self.status_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -674,6 +678,10 @@ class MainWindow(QMainWindow):
                 self.tug_layer.select(max(driving, key=lambda t: (t.load, -t.id)).id)
         self.timing_plot.add(result.timings)
         self.kpi_plots.add(result.series, snap.kpis)
+        fallbacks = [t.note for t in result.timings if t.note]
+        if fallbacks:   # e.g. the GPU failed mid-day: the day goes on, and says on what
+            self._error_time = time.monotonic()
+            self._set_status(f"The day continues on the CPU: {fallbacks[-1]}")
         self.sim_panel.show_counts(snap.kpis)
         self._show_selected_tug()
         if result.timings:
@@ -880,7 +888,8 @@ class MainWindow(QMainWindow):
             self._set_status("Waiting for the simulation step to finish…")
             QApplication.processEvents()
         self.player.shutdown()
-        self.solver.shutdown()
+        # A solve still running after this is left to end unseen: closing never waits on it.
+        self.solver.shutdown(CLOSE_WAIT_MS)
         if self._error_box is not None:
             self._error_box.close()
         super().closeEvent(event)

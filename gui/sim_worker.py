@@ -16,6 +16,7 @@ from __future__ import annotations
 import threading
 import time
 import traceback
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -49,6 +50,7 @@ class Timing:
     raced: bool = False  # an extra solve of race mode (not the one the dispatcher used)
     agrees: bool = True  # raced solve gave the same distances as the dispatcher's
     started: float = 0.0  # time.perf_counter() when the bags' change started this recompute
+    note: str | None = None  # why another variant ran (a GPU that failed: the CPU took over)
 
 
 @dataclass
@@ -146,6 +148,10 @@ def tug_infos(sim: Simulation) -> list[TugInfo]:
     return out
 
 
+class Stopped(Exception):
+    """The worker was stopped while waiting for the engine: drop the request quietly."""
+
+
 class SimWorker(QObject):
     """Lives in a QThread. ``load`` builds a Simulation, ``advance`` steps it; both answer with
     ``stepped(StepResult)`` or ``failed(generation, message)``."""
@@ -180,6 +186,18 @@ class SimWorker(QObject):
     def stop(self) -> None:
         self._stop.set()
 
+    @contextmanager
+    def _engine(self):
+        """The engine lock; waiting for it (a long route solve holds it) ends with ``Stopped``
+        as soon as the worker is stopped, so closing the window never waits on that solve."""
+        while not ENGINE_LOCK.acquire(timeout=0.05):
+            if self._stop.is_set():
+                raise Stopped()
+        try:
+            yield
+        finally:
+            ENGINE_LOCK.release()
+
     # -- slots (worker thread) ----------------------------------------------------------------
     @Slot(int, object, object)
     def load(self, generation: int, airport, config: SimConfig) -> None:
@@ -187,7 +205,7 @@ class SimWorker(QObject):
             return
         try:
             start = time.perf_counter()
-            with ENGINE_LOCK:
+            with self._engine():
                 sim = Simulation(airport, config)
             self.sim = sim      # (the variant was set with the request: a later pick stands)
             self._timings, self._round, self._series_sent = [], 0, 0
@@ -201,6 +219,8 @@ class SimWorker(QObject):
                 return
             self.loaded.emit(generation, facts)
             self.stepped.emit(self._result(generation, 0.0))
+        except Stopped:
+            return
         except Exception as exc:
             traceback.print_exc()
             self.sim = None
@@ -217,9 +237,11 @@ class SimWorker(QObject):
                 if not self.current(generation):
                     return  # stopping or superseded: drop the partial step
                 sim.tables.variant = self.variant
-                with ENGINE_LOCK:
+                with self._engine():
                     sim.run_until(min(target_t, sim.t + SUBSTEP_S))
             self.stepped.emit(self._result(generation, time.perf_counter() - start))
+        except Stopped:
+            return
         except Exception as exc:
             traceback.print_exc()
             self.failed.emit(generation, f"{exc.__class__.__name__}: {exc}")
@@ -244,7 +266,7 @@ class SimWorker(QObject):
             self._round += 1
             n = keys.wk.shape[0]
             self._timings.append(Timing(self._round, sim.t, r.variant, r.seconds, n,
-                                        started=started))
+                                        started=started, note=r.note))
             if self.race:
                 self._race(keys.wk, r, sim.t, n)
             return r

@@ -17,7 +17,7 @@ from typing import Any, Callable
 import numpy as np
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal, Slot
 
-from engine.apsp import solve as apsp_solve
+from engine.apsp import get_variant, solve as apsp_solve
 
 
 @dataclass
@@ -34,6 +34,7 @@ class _Relay(QObject):
     solved = Signal(object, object)   # job, APSPResult
     failed = Signal(object, str)      # job, message
     done = Signal(object)             # job (always, last)
+    compiling = Signal(object)        # job: its variant's GPU kernels are being compiled first
 
 
 # A 3-node graph solved once per variant before its first real solve, so that Numba's JIT
@@ -61,6 +62,8 @@ class _SolveTask(QRunnable):
                 return  # superseded while queued: skip the work entirely
             with ENGINE_LOCK:
                 if self._warmed is not None and job.variant not in self._warmed:
+                    if _is_gpu(job.variant):
+                        self._relay.compiling.emit(job)
                     self._solve(_WARM_UP, job.variant)  # JIT-compile outside the measured solve
                     self._warmed.add(job.variant)
                 result = self._solve(job.cost, job.variant)
@@ -74,15 +77,25 @@ class _SolveTask(QRunnable):
             self._relay.done.emit(job)
 
 
+def _is_gpu(variant: str) -> bool:
+    try:
+        return get_variant(variant).family == "gpu"
+    except (KeyError, ValueError):
+        return False
+
+
 class SolverWorker(QObject):
     """Runs ``solve(cost, variant)`` in a worker thread and reports back by signals.
 
     ``solved(job, result)`` and ``failed(job, message)`` are emitted on the UI thread for the
-    *current* job only; stale outcomes are dropped here (and counted in ``dropped``).
+    *current* job only; stale outcomes are dropped here (and counted in ``dropped``);
+    ``compiling(variant)`` before a GPU variant's first solve in this process, which compiles
+    its kernels (or loads them from the disk cache).
     """
 
     solved = Signal(object, object)   # SolveJob, APSPResult
     failed = Signal(object, str)      # SolveJob, message
+    compiling = Signal(str)           # variant
     busyChanged = Signal(bool)
 
     def __init__(self, parent: QObject | None = None, solve_fn: Callable = apsp_solve,
@@ -103,6 +116,7 @@ class SolverWorker(QObject):
         self._relay.solved.connect(self._on_solved)
         self._relay.failed.connect(self._on_failed)
         self._relay.done.connect(self._on_done)
+        self._relay.compiling.connect(lambda job: self.compiling.emit(job.variant))
 
     # -- requests ---------------------------------------------------------------------------
 

@@ -403,20 +403,39 @@ def _kernels():
 
 
 def module_from_source(source: str):
-    """Import generated kernel source as a module, written to a file named by its digest so
-    Numba's cache can key on it (the GPU probes load variants of the kernels this way too)."""
+    """Import generated kernel source as a module, written to a file named by its digest in
+    ``kernel_cache_dir()``, so Numba's disk cache (beside it) keys on it and the compiled
+    kernels outlive the process: only the first solve on a machine compiles (the GPU probes
+    load variants of the kernels this way too)."""
     digest = hashlib.sha1(source.encode()).hexdigest()[:12]
-    folder = os.path.join(tempfile.gettempdir(), "bagroute_gpu_fast")
-    os.makedirs(folder, exist_ok=True)
+    folder = kernel_cache_dir()
     path = os.path.join(folder, f"fw_fast_{digest}.py")
     if not os.path.exists(path):
-        with open(path + ".tmp", "w") as f:
+        with open(path + f".{os.getpid()}.tmp", "w") as f:
             f.write(source)
-        os.replace(path + ".tmp", path)
+        os.replace(path + f".{os.getpid()}.tmp", path)
     spec = importlib.util.spec_from_file_location(f"bagroute_fw_fast_{digest}", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def kernel_cache_dir() -> str:
+    """Where the generated kernels and their compiled code are kept: ``$BAGROUTE_KERNEL_CACHE``,
+    else the user's cache folder (``$XDG_CACHE_HOME`` or ``~/.cache``)/bagroute/gpu_fast, which
+    survives restarts (the temporary folder does not, everywhere); the temporary folder only
+    where that cannot be written."""
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    for folder in (os.environ.get("BAGROUTE_KERNEL_CACHE"), os.path.join(base, "bagroute", "gpu_fast"),
+                   os.path.join(tempfile.gettempdir(), "bagroute_gpu_fast")):
+        if folder:
+            try:
+                os.makedirs(folder, exist_ok=True)
+                if os.access(folder, os.W_OK):
+                    return folder
+            except OSError:
+                continue
+    raise OSError("no writable folder for the compiled GPU kernels")
 
 
 @functools.cache
