@@ -4,6 +4,7 @@
     python main.py app airports/paper-5.json --cost bags --from A1 --to A5
     python main.py app --screenshot shot.png        wait for the first route, save, exit
     python main.py app airports/regional.json --play-seconds 1800 --race --screenshot shot.png
+    python main.py app airports/regional.json --route-engine from-tugs --race --play-seconds 1800
 """
 
 from __future__ import annotations
@@ -32,6 +33,11 @@ def add_arguments(parser) -> None:
                         help="simulation speed, simulated seconds per second (e.g. 60, 600)")
     parser.add_argument("--race", action="store_true",
                         help="race mode: every available variant on each live recompute")
+    parser.add_argument("--route-engine", choices=("all-pairs", "from-tugs"),
+                        help="the dispatcher's shortest paths: all pairs on key nodes "
+                             "(Floyd–Warshall) or from the tugs (SSSP on the full road graph)")
+    parser.add_argument("--sssp-variant", metavar="NAME",
+                        help="the SSSP variant of --route-engine from-tugs")
     parser.add_argument("--fps-seconds", type=float, default=0.0, metavar="S",
                         help="after --play-seconds, keep playing S wall seconds and print the "
                              "animation's frame rate (frames drawn / wall time)")
@@ -65,6 +71,10 @@ def run(args) -> int:
         window.resize(width, height)
     if args.variant:
         window.set_variant(args.variant)
+    if args.sssp_variant:
+        window.route_engine.sssp_picker.set_current_variant(args.sssp_variant)
+    if args.route_engine:
+        window.set_route_engine(args.route_engine)
     if args.race:
         window.set_race(True)
     if args.speed:

@@ -1,4 +1,5 @@
-"""Live plots beside the map: each Floyd–Warshall variant's time per recompute, and the KPIs.
+"""Live plots beside the map: each variant's time per recompute (Floyd–Warshall, or SSSP when the
+route engine solves from the tugs), and the KPIs.
 
 Timing: one curve per variant against the recompute number, log-scale milliseconds, the last
 ``WINDOW`` recomputes; the legend gives each variant's current and median time. In race mode
@@ -146,6 +147,7 @@ class TimingPlot(pg.PlotWidget):
                                           verSpacing=-6)
         self.device = ""
         self.graph = ""
+        self.family = "Floyd–Warshall"
         self.rows: list = []                       # every Timing this run (for CSV)
         self.data: dict[str, deque] = {}
         self.curves: dict[str, pg.PlotDataItem] = {}
@@ -177,9 +179,14 @@ class TimingPlot(pg.PlotWidget):
         self.graph = graph
         self._set_title()
 
+    def set_family(self, family: str) -> None:
+        """Whose solve times these are: "Floyd–Warshall" or "SSSP from the tugs"."""
+        self.family = family
+        self._set_title()
+
     def _set_title(self) -> None:
         sub = " · ".join(p for p in (self.graph, self.device) if p)
-        title = "<b>Floyd–Warshall time per recompute</b>"
+        title = f"<b>{self.family} time per recompute</b>"
         if sub:
             title += f"<br><span style='font-size:8.5pt; color:#495057'>{sub}</span>"
         self.plot.setTitle(title, color="#212529", size="10pt")

@@ -37,6 +37,7 @@ from .sim_panel import SimPanel, format_clock
 from .sim_player import SPEEDS, STEP_S, SimPlayer
 from .solver_worker import SolverWorker
 from .tug_layer import TugLayer
+from .route_engine_choice import FROM_TUGS, RouteEngineChoice
 from .variant_picker import VariantPicker
 
 DEFAULT_AIRPORT = "paper-5"
@@ -368,7 +369,7 @@ class MainWindow(QMainWindow):
 
     def _on_variant_changed(self, name: str) -> None:
         self.settings.setValue("solver/variant", name)
-        self.player.set_variant(name)
+        self.player.set_variant(self.sim_variant())
         self._request_solve()
 
     def _show_error(self, title: str, message: str, dialog: bool = True) -> None:
@@ -532,6 +533,10 @@ class MainWindow(QMainWindow):
             lambda _: self.set_speed(self.speed_combo.currentData()))
         bar.addWidget(self.speed_combo)
         bar.addSeparator()
+        self.route_engine = RouteEngineChoice()
+        self.route_engine.engineChanged.connect(self.set_route_engine)
+        self.route_engine.variantChanged.connect(lambda _: self._on_sim_variant_changed())
+        bar.addWidget(self.route_engine)
         bar.addWidget(QLabel(" Floyd–Warshall "))
         self.toolbar_variant = VariantPicker(variants=self.panel.variant_picker._variants)
         self.toolbar_variant.setToolTip("The variant the dispatcher's all-pairs recomputes and "
@@ -568,8 +573,26 @@ class MainWindow(QMainWindow):
         panel = self.sim_panel
         fleet = panel.fleet_spin.value()
         return SimConfig(hours=24.0, seed=panel.seed_spin.value(), tugs=fleet or None,
-                         variant=self.variant, policy=panel.policy(),
+                         variant=self.sim_variant(), route_engine=self.route_engine.engine(),
+                         policy=panel.policy(),
                          load=panel.load_spin.value(), kpi_every_s=KPI_EVERY_S)
+
+    def sim_variant(self) -> str:
+        """The variant the day solves with: the route engine's family (FW or SSSP)."""
+        return self.route_engine.variant_for(self.variant)
+
+    def set_route_engine(self, name: str) -> None:
+        """All pairs on key nodes or from the tugs: the day starts again with it (the same day;
+        the timing panel and race mode then show that family's variants)."""
+        self.route_engine.set_engine(name, silent=True)
+        self.settings.setValue("sim/route_engine", name)
+        self.restart_simulation()
+        self._set_status(f"Route engine: {self.route_engine.combo.currentText()} — the day "
+                         "starts again (the same day: both engines are exact)")
+
+    def _on_sim_variant_changed(self) -> None:
+        self.settings.setValue("sim/sssp_variant", self.route_engine.sssp_variant())
+        self.player.set_variant(self.sim_variant())
 
     def restart_simulation(self) -> None:
         """Start the simulated day again on the current airport (paused at 00:00)."""
@@ -661,12 +684,17 @@ class MainWindow(QMainWindow):
     def _on_sim_loaded(self, facts: dict) -> None:
         self.sim_facts = facts
         n = len(self.airport.nodes)
-        self.timing_plot.set_graph(f"{facts['key_nodes']} key nodes (of {n:,} road nodes)")
+        from_tugs = facts.get("route_engine") == FROM_TUGS
+        self.timing_plot.set_family("SSSP from the tugs" if from_tugs else "Floyd–Warshall")
+        self.timing_plot.set_graph(f"all {n:,} road nodes, from {facts['tugs']} tugs" if from_tugs
+                                   else f"{facts['key_nodes']} key nodes (of {n:,} road nodes)")
         self.sim_panel.facts_label.setText(
             f"{facts['flights']:,} flights, {facts['bags']:,} bags, {facts['tugs']} tugs over "
-            f"{format_clock(facts['end'])}. Bag-aware all-pairs on the {facts['key_nodes']} key "
-            f"nodes (gates, sort stations, depots), recomputed {facts['recompute']} as the "
-            f"bags change. Space plays, N steps.")
+            f"{format_clock(facts['end'])}. " + (
+                f"Bag-aware shortest paths on all {n:,} road nodes from the tugs"
+                if from_tugs else f"Bag-aware all-pairs on the {facts['key_nodes']} key nodes "
+                "(gates, sort stations, depots)") +
+            f", recomputed {facts['recompute']} as the bags change. Space plays, N steps.")
 
     def _on_sim_stepped(self, result) -> None:
         self.tug_layer.show_result(result)
@@ -689,7 +717,7 @@ class MainWindow(QMainWindow):
             t = main[0]
             raced = len({x.variant for x in result.timings})
             self._recompute_line = (
-                f" — recompute #{t.round}: {t.variant} {t.seconds * 1000:.2f} ms on {t.n} key "
+                f" — recompute #{t.round}: {t.variant} {t.seconds * 1000:.2f} ms on {t.n} "
                 f"nodes" + (f"; {raced} variants raced" if raced > 1 else "")
                 + f"; worker {result.wall_s * 1000:.0f} ms for this step")
         pace = self._pace_text()
@@ -848,6 +876,12 @@ class MainWindow(QMainWindow):
         speed = s.value("sim/speed", 60, type=int)
         self.set_speed(speed if speed in SPEEDS else 60)
         self.set_race(s.value("sim/race", False, type=bool))
+        self.route_engine.sssp_picker.set_current_variant(
+            s.value("sim/sssp_variant", "auto", type=str), silent=True)
+        engine = s.value("sim/route_engine", "all-pairs", type=str)
+        self.route_engine.set_engine(engine if engine in ("all-pairs", FROM_TUGS) else "all-pairs",
+                                     silent=True)
+        self.player.set_variant(self.sim_variant())
 
     def _save_sim_settings(self) -> None:
         s, panel = self.settings, self.sim_panel

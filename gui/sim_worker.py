@@ -22,21 +22,21 @@ from dataclasses import dataclass, field
 import numpy as np
 from PySide6.QtCore import QCoreApplication, QObject, QThread, Signal, Slot
 
-from engine.apsp import solve, variants as all_variants
 from engine.gpu_device import simulated
 from engine.sim import SimConfig, Simulation
+from engine.sim.route_engine import ALL_PAIRS, variants_of, warm_up
 from engine.sim.tugs import DRIVING, HANDLING
 
-from .solver_worker import ENGINE_LOCK, WARM_UP
+from .solver_worker import ENGINE_LOCK
 
 SUBSTEP_S = 30.0        # simulated seconds between two looks at the stop flag
 _SPAN = 1.0e7           # per-tug offset in the flat leg timetable (> any simulated time)
 
 
-def race_variants() -> list[str]:
-    """Concrete variants that can race here. Simulated GPU variants are left out: the CUDA
-    simulator runs each GPU thread as a Python thread, far too slow for live data."""
-    return [v.name for v in all_variants()
+def race_variants(engine: str = ALL_PAIRS) -> list[str]:
+    """Concrete variants of the route engine's family that can race here. Simulated GPU variants
+    are left out: the CUDA simulator runs each GPU thread as a Python thread, far too slow."""
+    return [v.name for v in variants_of(engine)
             if v.available and not (v.family == "gpu" and simulated())]
 
 
@@ -169,7 +169,7 @@ class SimWorker(QObject):
         self._timings: list[Timing] = []
         self._round = 0
         self._series_sent = 0
-        self._warmed: set[str] = set()
+        self._warmed: set[tuple[str, str]] = set()
         self.race = False                # read by the worker at each recompute
         self.race_with: list[str] = race_variants()
         self.variant = "cpu-blocked"     # the dispatcher's variant for the next recompute
@@ -208,11 +208,13 @@ class SimWorker(QObject):
             with self._engine():
                 sim = Simulation(airport, config)
             self.sim = sim      # (the variant was set with the request: a later pick stands)
+            self.race_with = race_variants(config.route_engine)
             self._timings, self._round, self._series_sent = [], 0, 0
             self._hook(sim)
             facts = {"tugs": len(sim.tugs), "flights": len(sim.schedule.flights),
                      "bags": len(sim.bags.set), "end": sim.end_time,
                      "key_nodes": len(sim.tables.keys.key_nodes),
+                     "route_engine": sim.tables.engine,
                      "recompute": str(sim.tables.policy),
                      "build_s": time.perf_counter() - start}
             if not self.current(generation):
@@ -264,24 +266,26 @@ class SimWorker(QObject):
             started = time.perf_counter()
             r = original(counts, variant)
             self._round += 1
-            n = keys.wk.shape[0]
+            n = keys.solved_n
             self._timings.append(Timing(self._round, sim.t, r.variant, r.seconds, n,
                                         started=started, note=r.note))
             if self.race:
-                self._race(keys.wk, r, sim.t, n)
+                self._race(sim, r, n)
             return r
 
         keys.update = update
 
-    def _race(self, w: np.ndarray, first, t: float, n: int) -> None:
+    def _race(self, sim: Simulation, first, n: int) -> None:
+        """Every other race variant on the problem ``first`` just solved (its family's)."""
+        keys, t, engine = sim.tables.keys, sim.t, sim.tables.engine
         for name in self.race_with:
             if name == first.variant:
                 continue
             try:
-                if name not in self._warmed:       # JIT compile outside the timed solve
-                    solve(WARM_UP, name)
-                    self._warmed.add(name)
-                r = solve(w, name)
+                if (engine, name) not in self._warmed:  # JIT compile outside the timed solve
+                    warm_up(engine, name)
+                    self._warmed.add((engine, name))
+                r = keys.race(name)
             except Exception as exc:  # one failing variant must not stop the simulation
                 self._timings.append(Timing(self._round, t, name, float("nan"), n, True, False))
                 print(f"race: {name} failed: {exc}")

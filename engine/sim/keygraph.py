@@ -107,6 +107,10 @@ class KeyGraph:
                                copy=False)
         return r
 
+    def race(self, variant: str):
+        """The last bag-aware problem solved again with ``variant``; nothing kept (race mode)."""
+        return solve(self.wk, variant)
+
     @property
     def solved(self) -> bool:
         """A bag-aware solve has run (distances and routes can be asked for)."""

@@ -47,6 +47,23 @@ def all_pairs_solver(engine: str) -> Callable:
     return sssp_all_pairs if check_engine(engine) == FROM_TUGS else apsp_solve
 
 
+def variants_of(engine: str) -> list:
+    """The registry variants of the engine's family (Floyd–Warshall or SSSP)."""
+    if check_engine(engine) == FROM_TUGS:
+        from ..sssp import variants
+    else:
+        from ..apsp import variants
+    return variants()
+
+
+_WARM_UP = np.array([[0, 1, np.inf], [np.inf, 0, 1], [1, np.inf, 0]])
+
+
+def warm_up(engine: str, variant: str) -> None:
+    """JIT-compile ``variant`` of the engine's family on a 3-vertex graph (outside a timing)."""
+    all_pairs_solver(engine)(_WARM_UP, variant)
+
+
 def key_graph(engine: str, net: RoadNetwork, key: np.ndarray, variant: str,
               tug_nodes: Callable[[], np.ndarray]) -> KeyGraph:
     if check_engine(engine) == FROM_TUGS:
@@ -85,6 +102,9 @@ class TugKeyGraph(KeyGraph):
         r = sssp_solve(self.graph, self.sources, variant)
         self._from.update(zip(self.sources.tolist(), r.dist))
         return r
+
+    def race(self, variant: str):
+        return sssp_solve(self.graph, self.sources, variant)
 
     @property
     def solved(self) -> bool:

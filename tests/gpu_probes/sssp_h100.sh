@@ -21,6 +21,10 @@ for part in "$@"; do case $part in
           --variants gpu-fast-sssp gpu-spmv-csr gpu-spmv-ell cpu-dijkstra cpu-bellman-ford scipy ;;
   uniform) bench uniform --families uniform --degree 6 --sizes 5000000 --sources 1 --no-airports \
              --variants gpu-fast-sssp gpu-spmv-csr gpu-spmv-ell gpu-bellman-ford cpu-dijkstra scipy ;;
-  crossover) bench crossover --families grid uniform --degree 2 8 32 128 --sizes 2048 4096 8192 \
-               --sources all --no-airports --budget 1 --variants gpu-fast-sssp fw-gpu-fast ;;
+  crossover) bench crossover --families grid uniform --degree 2 8 32 128 --sizes 1024 2048 4096 8192 \
+               --sources all --no-airports --variants gpu-fast-sssp fw-gpu-fast ;;
+  ladders) bench ladders-grid --families grid --sizes 4096 65536 1048576 4194304 --sources 1 96 \
+             --no-airports --variants $GPU cpu-dijkstra cpu-bellman-ford scipy networkx
+           bench ladders-uniform --families uniform --degree 6 --sizes 16384 262144 5000000 \
+             --sources 1 --no-airports --variants $GPU cpu-dijkstra cpu-bellman-ford scipy ;;
 esac; done
