@@ -13,6 +13,7 @@ matrix with every other race variant and reports each one's time (and whether it
 
 from __future__ import annotations
 
+import gc
 import threading
 import time
 import traceback
@@ -204,6 +205,12 @@ class SimWorker(QObject):
         if not self.current(generation):
             return
         try:
+            if self.sim is not None:
+                # The previous day's reference cycles (its route tables and hooks) hold hundreds
+                # of MB on a hub, and full collections are rare in a process this size: free
+                # them now, before the new day is built beside them.
+                self.sim = None
+                gc.collect()
             start = time.perf_counter()
             with self._engine():
                 sim = Simulation(airport, config)
