@@ -98,7 +98,7 @@ def format_row(r: dict) -> str:
         return f"{r['speed']:>4}x race {'on ' if r['race'] else 'off'}: failed: {r['error']}"
     return (f"{r['speed']:>4}x race {'on ' if r['race'] else 'off'}: {r['fps']:5.1f} frames/s, "
             f"{r['repaints']:5.1f} repaints/s, worst gap {r['worst_gap_ms']:.0f} ms, "
-            f"UI busy {100 * r['ui_busy']:.0f}%, achieved {r['achieved']:.0f}x, "
+            f"UI busy {100 * r['ui_busy']:.0f}% ({r['ui_ms_per_frame']:.1f} ms a frame), achieved {r['achieved']:.0f}x, "
             f"lag {r['lag_s']:.0f} sim s ({r['lag_pct']:.0f}%)" + _details(r))
 
 
@@ -208,6 +208,7 @@ def _measure_one(args) -> int:
         row.update(fps=frames / wall, repaints=counter.paints / wall, wall_s=wall,
                    worst_gap_ms=1000 * max(gaps, default=wall),
                    ui_busy=(time.thread_time() - state["cpu"]) / wall,
+                   ui_ms_per_frame=1000 * (time.thread_time() - state["cpu"]) / max(frames, 1),
                    achieved=advanced / wall, lag_s=lag, lag_pct=100 * lag / wanted,
                    clock=player.clock, tugs=len(player.latest.tugs), status=window.status_text())
         window.map_view.viewport().removeEventFilter(counter)

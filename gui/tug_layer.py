@@ -68,6 +68,9 @@ class TugLayer:
         self.view.set_bags(airport.bags)
         self._static_bags = True
         self.xy = np.array([[n.x, n.y] for n in airport.nodes], dtype=float)
+        lo, hi = self.xy.min(axis=0), self.xy.max(axis=0)
+        pad = 0.05 * max(float((hi - lo).max()), 1.0)     # lanes are drawn off the centre line
+        self._extent = [(lo[0] - pad, hi[0] + pad), (lo[1] - pad, hi[1] + pad)]
         self.dense = len(airport.nodes) > 300
         self.selected = None
         self.result = None
@@ -179,15 +182,15 @@ class TugLayer:
             self._clock = t
         item = self.tugs
         if not self._style_dirty and len(item.data) == len(xy):
-            # only the positions changed: update them in place (setData rebuilds every spot)
+            # only the positions changed: update them in place (setData rebuilds every spot);
+            # the item's bounds stay the airport's, so the scene has no geometry to recompute
             item.data["x"] = xy[:, 0]
             item.data["y"] = xy[:, 1]
-            item.prepareGeometryChange()
-            item.bounds = [None, None]
-            item.informViewBoundsChanged()
             item.update()
         else:
             item.setData(x=xy[:, 0], y=xy[:, 1], size=self._sizes, brush=self._tug_brushes)
+            item.prepareGeometryChange()
+            item.bounds = list(self._extent)
             self._style_dirty = False
         if self.selected is not None and self.selected < len(xy):
             k = self.selected
