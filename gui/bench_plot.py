@@ -5,6 +5,7 @@ the budget line."""
 from __future__ import annotations
 
 import math
+from typing import Callable
 
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
@@ -43,6 +44,11 @@ class PlainLogAxis(pg.AxisItem):
             mantissa = round(x / 10 ** math.floor(math.log10(x) + 1e-9), 3) if x > 0 else 0
             out.append("" if crowded and mantissa not in (1, 2, 5) else plain(x))
         return out
+
+
+def paper_ladder(p: Point) -> str | None:
+    """A Floyd–Warshall point's ladder: its random graph's density; None for an airport."""
+    return p.graph if is_random_graph(p.graph) else None
 
 
 def _ms(p: Point) -> float:
@@ -118,20 +124,24 @@ class BenchPlot(pg.GraphicsLayoutWidget):
             item.removeItem(self.budget_line)
             self.budget_line = None
 
-    def show_points(self, points: list[Point], budget_s: float, title: str) -> None:
+    def show_points(self, points: list[Point], budget_s: float, title: str,
+                    ladder_of: Callable | None = None) -> None:
+        """One curve per variant and ladder (``ladder_of(point)``: its ladder's name, None for
+        an airport's marker; default: the paper's random graphs by density)."""
+        ladder_of = ladder_of or paper_ladder
         self.clear_points()
         self.setTitle(title)
         order = _variant_order()
         names = sorted({p.variant for p in points},
                        key=lambda v: (order.index(v) if v in order else len(order), v))
-        ladders = list(dict.fromkeys(p.graph for p in points if is_random_graph(p.graph)))
-        at_airports = [p for p in points if not is_random_graph(p.graph)]
+        ladders = list(dict.fromkeys(ladder_of(p) for p in points if ladder_of(p)))
+        at_airports = [p for p in points if not ladder_of(p)]
         several = len(ladders) > 1
         for vi, variant in enumerate(names):
             colour, symbol = PALETTE[vi % len(PALETTE)], MARKERS[vi % len(MARKERS)]
             for gi, graph in enumerate(ladders):
-                pts = sorted((p for p in points if p.variant == variant and p.graph == graph),
-                             key=lambda p: p.n)
+                pts = sorted((p for p in points if p.variant == variant
+                              and ladder_of(p) == graph), key=lambda p: p.n)
                 if not pts:
                     continue
                 label = f"{variant} · {graph}" if several else variant
@@ -162,7 +172,7 @@ class BenchPlot(pg.GraphicsLayoutWidget):
             labelOpts={"position": 0.02, "color": "#C00000", "anchors": [(0, 1), (0, 1)],
                        "fill": pg.mkBrush(255, 255, 255, 200)})
         self.plot_item.addItem(self.budget_line)
-        self._fit(points, budget_ms)
+        self._fit(points, budget_ms, at_airports)
 
     def _name_airports(self, points: list[Point]) -> None:
         """One legend entry for every airport marker; each airport's name under its markers."""
@@ -195,7 +205,7 @@ class BenchPlot(pg.GraphicsLayoutWidget):
         else:
             axis.setTicks(None)
 
-    def _fit(self, points: list[Point], budget_ms: float) -> None:
+    def _fit(self, points: list[Point], budget_ms: float, at_airports: list[Point]) -> None:
         """Frame the points and the budget line (log10 view units), with a margin."""
         if not points:
             self.getPlotItem().getViewBox().setRange(
@@ -203,7 +213,7 @@ class BenchPlot(pg.GraphicsLayoutWidget):
             return
         xs = [math.log10(max(p.n, 1)) for p in points]
         ys = [math.log10(_ms(p)) for p in points] + [math.log10(budget_ms)]
-        airports = {p.graph for p in points if not is_random_graph(p.graph)}
+        airports = {p.graph for p in at_airports}
         # An airport's name hangs under its markers: leave room for a line of text.
         low = min([min(ys) - 0.3] + [_label_y([p for p in points if p.graph == a]) - 0.4
                                      for a in airports])

@@ -18,8 +18,8 @@ from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QDoubleS
                                QMessageBox, QProgressBar, QPushButton, QSpinBox, QSplitter,
                                QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
 
-from engine.apsp import variants as all_variants
-from engine.bench.apsp import PEERS, Point, Report, is_random_graph, load_report
+from engine.bench.apsp import Point, Report, is_random_graph
+from engine.bench.problems import PROBLEMS, load_report, problem
 from engine.bench.run import Failure
 from engine.airport.layout_io import bundled_airports
 from engine.input_error import InputError
@@ -33,11 +33,15 @@ CLOSE_WAIT_MS = 1500   # closing waits this long at most for the point being mea
 DEFAULT_SIZES = "64 128 256 500 1024"
 DENSITIES = {"15%": (15,), "85%": (85,), "15% and 85%": (15, 85)}
 PEER_DEVICE = "CPU (scipy/networkx)"
-PEER_TIPS = {"scipy": "scipy.sparse.csgraph.floyd_warshall (compiled C), same graph, same check",
-             "networkx": "networkx.floyd_warshall_numpy (Python + numpy): slow past a few hundred "
-                         "vertices"}
 COLUMNS = ("variant", "graph", "n", "ms end to end", "ms solve", "relaxations/s", "check",
            "device")
+SSSP_COLUMNS = ("variant", "graph", "n", "sources", "ms warm", "ms solve", "ms first",
+                "ms upload", "check", "device")
+NUMERIC = {"n", "sources", "ms end to end", "ms solve", "relaxations/s", "ms warm", "ms first",
+           "ms upload"}
+SSSP_FAMILIES = {"grid, uniform, R-MAT": ("grid", "uniform", "rmat"), "road grid": ("grid",),
+                 "uniform random": ("uniform",), "R-MAT": ("rmat",)}
+TITLES = {"apsp": "Floyd–Warshall", "sssp": "Single-source shortest paths"}
 MAX_SIZE = 65536
 
 
@@ -57,6 +61,15 @@ def parse_sizes(text: str) -> tuple[int, ...]:
     return tuple(sorted(set(sizes)))
 
 
+def parse_sources(text: str) -> tuple[str, ...]:
+    """"1 96 all" -> ("1", "96", "all"); ValueError naming the bad entry."""
+    counts = tuple(dict.fromkeys(text.replace(",", " ").split()))
+    bad = [c for c in counts if c not in ("1", "96", "all")]
+    if bad or not counts:
+        raise ValueError(f"sources per call are 1, 96 or all, got {' '.join(bad) or 'nothing'}")
+    return counts
+
+
 def _fmt_ms(ms: float) -> str:
     return f"{ms:,.3f}" if ms < 100 else f"{ms:,.1f}"
 
@@ -64,6 +77,15 @@ def _fmt_ms(ms: float) -> str:
 def _short_ms(ms: float) -> str:
     """Three significant figures, for a summary line: 0.0137, 3.65, 13.9, 1,827."""
     return f"{ms:,.0f}" if ms >= 100 else f"{ms:.3g}"
+
+
+def sssp_ladder(p) -> str | None:
+    """An SSSP point's curve in the plot: its family (and degree) and how many sources; None
+    for an airport (a marker)."""
+    if p.family == "airport":
+        return None
+    family = p.family if p.family == "grid" else f"{p.family} {p.graph.rsplit('-', 1)[-1]}"
+    return f"{family}, {'all' if p.sources == p.n else p.sources} src"
 
 
 class BenchWindow(QMainWindow):
@@ -97,31 +119,15 @@ class BenchWindow(QMainWindow):
         self.setWindowTitle("BagRoute — Floyd–Warshall benchmark")
         self.resize(1280, 820)
 
+        self.problem_box = QComboBox()
+        for name, module in PROBLEMS.items():
+            self.problem_box.addItem(TITLES.get(name, name), name)
+            self.problem_box.setItemData(self.problem_box.count() - 1, module.split(".")[-1],
+                                         Qt.ItemDataRole.ToolTipRole)
+        self.problem_box.setToolTip("What to benchmark: the variants, graphs and peers follow")
         self.variant_list = QListWidget()
         self.variant_list.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
-        for v in all_variants():
-            item = QListWidgetItem(v.name)
-            item.setData(Qt.ItemDataRole.UserRole, v.name)
-            if v.available:
-                item.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsUserCheckable)
-                item.setCheckState(Qt.CheckState.Unchecked)
-                item.setToolTip(v.description)
-            else:
-                item.setText(f"{v.name} (unavailable)")
-                item.setFlags(Qt.ItemFlag.ItemIsUserCheckable)  # shown, not enabled
-                item.setCheckState(Qt.CheckState.Unchecked)
-                item.setToolTip(f"Unavailable here: {v.reason}\n\n{v.description}")
-            self.variant_list.addItem(item)
-        for peer in PEERS:
-            item = QListWidgetItem(f"{peer} (peer)")
-            item.setData(Qt.ItemDataRole.UserRole, peer)
-            item.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsUserCheckable)
-            item.setCheckState(Qt.CheckState.Unchecked)
-            item.setToolTip(PEER_TIPS[peer])
-            self.variant_list.addItem(item)
-        self.variant_list.setFixedHeight(
-            self.variant_list.sizeHintForRow(0) * self.variant_list.count()
-            + 2 * self.variant_list.frameWidth() + 6)
+        self._fill_variants("apsp")
 
         self.sizes_edit = QLineEdit(DEFAULT_SIZES)
         self.sizes_edit.setToolTip("Vertex counts, separated by spaces. Each variant runs them "
@@ -145,13 +151,21 @@ class BenchWindow(QMainWindow):
         self.bisect_spin.setSuffix(" steps")
         self.bisect_spin.setToolTip("Then halve the gap between the last size that fit and the "
                                     "first past the budget this many times: a sharper largest n")
+        self.families_box = QComboBox()
+        self.families_box.addItems(list(SSSP_FAMILIES))
+        self.families_box.setToolTip("Graph families: a size N is a road grid of isqrt(N)², N "
+                                     "uniform random vertices (6 edges each), R-MAT of 2^log2 N")
+        self.sources_edit = QLineEdit("1 96")
+        self.sources_edit.setToolTip("Sources per call: 1, 96 (a fleet of tugs) and/or all")
         self.airports_check = QCheckBox("Then time the bundled airports")
         self.airports_check.setToolTip("Each variant once on each bundled airport's bag-aware "
                                        f"cost ({', '.join(bundled_airports())})")
 
-        form = QFormLayout()
+        form = self.form = QFormLayout()
         form.addRow("Sizes (n):", self.sizes_edit)
         form.addRow("Density:", self.density_box)
+        form.addRow("Graphs:", self.families_box)
+        form.addRow("Sources:", self.sources_edit)
         form.addRow("Budget:", self.budget_spin)
         form.addRow("Bisection:", self.bisect_spin)
         form.addRow(self.airports_check)
@@ -187,6 +201,7 @@ class BenchWindow(QMainWindow):
         left = QWidget()
         lv = QVBoxLayout(left)
         lv.setContentsMargins(0, 0, 0, 0)
+        lv.addWidget(self.problem_box)
         lv.addWidget(variants_box)
         lv.addWidget(run_box)
         lv.addWidget(results_box)
@@ -243,7 +258,63 @@ class BenchWindow(QMainWindow):
         menu.addSeparator()
         menu.addAction(close)
 
+    def _fill_variants(self, name: str) -> None:
+        """The problem's registry variants (those that cannot run here disabled, with why),
+        then its peers."""
+        bench = problem(name)
+        self.variant_list.clear()
+        for v in bench.registry():
+            item = QListWidgetItem(v.name)
+            item.setData(Qt.ItemDataRole.UserRole, v.name)
+            if v.available:
+                item.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsUserCheckable)
+                item.setToolTip(v.description)
+            else:
+                item.setText(f"{v.name} (unavailable)")
+                item.setFlags(Qt.ItemFlag.ItemIsUserCheckable)  # shown, not enabled
+                item.setToolTip(f"Unavailable here: {v.reason}\n\n{v.description}")
+            item.setCheckState(Qt.CheckState.Unchecked)
+            self.variant_list.addItem(item)
+        runnable = set(bench.variants(available_only=True))
+        for peer in bench.PEER_TIPS:
+            item = QListWidgetItem(f"{peer} (peer)")
+            item.setData(Qt.ItemDataRole.UserRole, peer)
+            item.setFlags(Qt.ItemFlag.ItemIsUserCheckable | (
+                Qt.ItemFlag.ItemIsEnabled if peer in runnable else Qt.ItemFlag.NoItemFlags))
+            item.setCheckState(Qt.CheckState.Unchecked)
+            item.setToolTip(bench.PEER_TIPS[peer])
+            self.variant_list.addItem(item)
+        self.variant_list.setFixedHeight(
+            self.variant_list.sizeHintForRow(0) * self.variant_list.count()
+            + 2 * self.variant_list.frameWidth() + 6)
+
+    @property
+    def problem(self) -> str:
+        return self.problem_box.currentData()
+
+    def set_problem(self, name: str) -> None:
+        """Show ``name``'s variants (the default choice of them) and options."""
+        if name != self.problem:
+            self.problem_box.setCurrentIndex(self.problem_box.findData(name))
+        self._on_problem(self.problem_box.currentIndex())
+
+    def _on_problem(self, _index: int) -> None:
+        name = self.problem
+        self._fill_variants(name)
+        self.set_selected_variants(self._default_variants(name))
+        for widget, shown in ((self.density_box, name == "apsp"), (self.bisect_spin, name == "apsp"),
+                              (self.families_box, name == "sssp"), (self.sources_edit, name == "sssp")):
+            self.form.setRowVisible(widget, shown)
+        title = TITLES.get(name, name)
+        self.setWindowTitle(f"BagRoute — {title} benchmark")
+
+    @staticmethod
+    def _default_variants(name: str) -> list[str]:
+        """Every variant that runs here, and scipy."""
+        return [v.name for v in problem(name).registry() if v.available] + ["scipy"]
+
     def _connect(self) -> None:
+        self.problem_box.currentIndexChanged.connect(self._on_problem)
         self.run_button.clicked.connect(self.start_run)
         self.cancel_button.clicked.connect(self.cancel_run)
         self.open_button.clicked.connect(self._choose_open)
@@ -278,8 +349,14 @@ class BenchWindow(QMainWindow):
         return self.selected_variants()
 
     def set_plan(self, variants, sizes, density: str = "15%", budget_s: float = 2.0,
-                 bisect_steps: int = 4, airports: bool = False) -> None:
-        """Fill the controls (tests, scripts); ``density`` is a key of ``DENSITIES``."""
+                 bisect_steps: int = 4, airports: bool = False, problem_name: str = "apsp",
+                 families: str = "grid, uniform, R-MAT", sources: str = "1 96") -> None:
+        """Fill the controls (tests, scripts); ``density`` is a key of ``DENSITIES``,
+        ``families`` one of ``SSSP_FAMILIES``."""
+        if problem_name != self.problem:
+            self.set_problem(problem_name)
+        self.families_box.setCurrentText(families)
+        self.sources_edit.setText(sources)
         self.set_selected_variants(variants)
         self.sizes_edit.setText(" ".join(str(n) for n in sizes))
         self.density_box.setCurrentText(density)
@@ -293,9 +370,13 @@ class BenchWindow(QMainWindow):
         if not chosen:
             raise ValueError("tick at least one variant")
         airports = tuple(bundled_airports()) if self.airports_check.isChecked() else ()
+        options = ()
+        if self.problem == "sssp":
+            options = (("families", SSSP_FAMILIES[self.families_box.currentText()]),
+                       ("source_counts", parse_sources(self.sources_edit.text())))
         return BenchPlan(tuple(chosen), parse_sizes(self.sizes_edit.text()),
                          DENSITIES[self.density_box.currentText()], self.budget_spin.value(),
-                         self.bisect_spin.value(), airports)
+                         self.bisect_spin.value(), airports, self.problem, options)
 
     # -- running ---------------------------------------------------------------------------
 
@@ -379,7 +460,8 @@ class BenchWindow(QMainWindow):
         for w in (self.save_button, self.save_action):
             w.setEnabled(not running and has)
         for w in (self.open_button, self.open_action, self.variant_list, self.sizes_edit,
-                  self.density_box, self.budget_spin, self.bisect_spin, self.airports_check):
+                  self.density_box, self.budget_spin, self.bisect_spin, self.airports_check,
+                  self.problem_box, self.families_box, self.sources_edit):
             w.setEnabled(not running)
 
     # -- files -----------------------------------------------------------------------------
@@ -426,6 +508,8 @@ class BenchWindow(QMainWindow):
         except InputError as exc:  # "FILE: ITEM: PROBLEM" for each problem
             self._error(f"Could not open {exc}\nThe results shown are unchanged.")
             return False
+        if report.problem != self.problem:
+            self.set_problem(report.problem)
         self.report = report
         self.failures = [self._failure_of(variant, graph, a)
                          for variant, graphs in report.answers.items() if isinstance(graphs, dict)
@@ -485,30 +569,47 @@ class BenchWindow(QMainWindow):
         report = self.report
         points = report.points if report else []
         budget = report.budget_s if report else self.budget_spin.value()
-        devices = self.devices()
+        sssp = self.problem == "sssp"  # its peers run on several devices: name the machine
+        devices = [] if sssp else self.devices()
         where = " / ".join(devices) if devices else (
             self._machine_words(report.machine) if report and report.machine else "")
-        self.plot.show_points(points, budget,
-                              "Floyd–Warshall solve time" + (f" on {where}" if where else ""))
+        title = TITLES.get(self.problem, self.problem)
+        self.plot.show_points(points, budget, f"{title} solve time" + (f" on {where}" if where else ""),
+                              ladder_of=sssp_ladder if sssp else None)
         self._fill_table(points)
         if report is None:
             self.source_label.setText("<b>Results:</b> none yet")
             self.answers_label.setText("")
-            self.setWindowTitle("BagRoute — Floyd–Warshall benchmark")
+            self.setWindowTitle(f"BagRoute — {title} benchmark")
             return
         machine = self._machine_words(report.machine) if report.machine else "this machine"
         self.source_label.setText(
             f"<b>Results:</b> {self.source} — <b>{machine}</b><br>"
             f"<span style='color:#555'>{report.command}</span>")
-        self.setWindowTitle(f"BagRoute — Floyd–Warshall benchmark — {self.source}"
+        self.setWindowTitle(f"BagRoute — {title} benchmark — {self.source}"
                             + (f" ({where})" if where else ""))
-        self.answers_label.setText(self._answers_text(report))
+        self.answers_label.setText(self._sssp_answers_text(report) if sssp
+                                   else self._answers_text(report))
 
     def _answers_text(self, report: Report) -> str:
         """The largest n within the budget per random-graph ladder, then, on a line of its own,
         the fastest variant on each airport (an airport has one size: no "largest n")."""
         lines = [line for line in (self._ladders_text(report), self._airports_text(report.points))
                  if line]
+        return "<br>".join(lines)
+
+    @staticmethod
+    def _sssp_answers_text(report: Report) -> str:
+        """Where ladders stopped, and all sources against Floyd–Warshall."""
+        a, lines = report.answers, []
+        if a.get("stopped"):
+            lines.append(f"<b>Ladders stopped</b> ({len(a['stopped'])}) — " + "; ".join(
+                f"{what}: {why}" for what, why in list(a["stopped"].items())[:4])
+                + (" …" if len(a["stopped"]) > 4 else ""))
+        if a.get("apsp_by_sssp_vs_fw"):
+            lines.append("<b>All sources, Floyd–Warshall time / gpu-fast-sssp time</b> — " +
+                         "; ".join(f"{c['graph']} {c['fw_over_sssp']:.2f}×"
+                                   for c in a["apsp_by_sssp_vs_fw"]))
         return "<br>".join(lines)
 
     @staticmethod
@@ -545,20 +646,35 @@ class BenchWindow(QMainWindow):
         return "<b>Airports, solve time (median)</b> — " + "; ".join(parts)
 
     def _fill_table(self, points: list[Point]) -> None:
+        columns = SSSP_COLUMNS if self.problem == "sssp" else COLUMNS
+        if self.table.columnCount() != len(columns) or self.table.horizontalHeaderItem(3).text() != columns[3]:
+            self.table.setColumnCount(len(columns))
+            self.table.setHorizontalHeaderLabels(columns)
+            header = self.table.horizontalHeader()
+            for c in range(len(columns)):
+                header.setSectionResizeMode(c, QHeaderView.ResizeMode.ResizeToContents)
+            header.setSectionResizeMode(columns.index("check"), QHeaderView.ResizeMode.Stretch)
         rows: list[tuple[list[str], str | None]] = []
         for p in points:
-            rows.append(([p.variant, p.graph, f"{p.n:,}", _fmt_ms(p.median_ms),
-                          _fmt_ms(p.kernel_median_ms), f"{p.relaxations_per_s:.2e}", p.check,
-                          p.device], None))
+            if self.problem == "sssp":
+                upload = _fmt_ms(p.upload_ms) if p.upload_ms is not None else "—"
+                cells = [p.variant, p.graph, f"{p.n:,}", f"{p.sources:,}", _fmt_ms(p.median_ms),
+                         _fmt_ms(p.kernel_median_ms), _fmt_ms(p.first_ms), upload, p.check,
+                         p.device]
+            else:
+                cells = [p.variant, p.graph, f"{p.n:,}", _fmt_ms(p.median_ms),
+                         _fmt_ms(p.kernel_median_ms), f"{p.relaxations_per_s:.2e}", p.check,
+                         p.device]
+            rows.append((cells, None))
         for f in self.failures:
-            rows.append(([f.variant, f.graph, f"{f.n:,}" if f.n else "?", "—", "—", "—",
-                          f"FAILED: {f.message}", ""], f.message))
+            cells = [f.variant, f.graph, f"{f.n:,}" if f.n else "?"] + ["—"] * (len(columns) - 5)
+            rows.append((cells + [f"FAILED: {f.message}", ""], f.message))
         self.table.setRowCount(len(rows))
         red = QBrush(QColor("#B00000"))
         for r, (cells, failure) in enumerate(rows):
             for c, text in enumerate(cells):
                 item = QTableWidgetItem(text)
-                if COLUMNS[c] in ("n", "ms end to end", "ms solve", "relaxations/s"):
+                if columns[c] in NUMERIC:
                     item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 if failure is not None:
                     item.setForeground(red)
@@ -581,12 +697,13 @@ class BenchWindow(QMainWindow):
         geometry = s.value("bench/geometry")
         if geometry is not None:
             self.restoreGeometry(geometry)
-        chosen = s.value("bench/variants")
+        name = s.value("bench/problem", "apsp", type=str)
+        self.set_problem(name if name in PROBLEMS else "apsp")
+        chosen = s.value(self._variants_key())
         if chosen:
             self.set_selected_variants([chosen] if isinstance(chosen, str) else list(chosen))
-        else:  # every CPU variant that runs here, the available GPU ones, and scipy
-            self.set_selected_variants([v.name for v in all_variants() if v.available]
-                                       + ["scipy"])
+        self.families_box.setCurrentText(s.value("bench/families", "grid, uniform, R-MAT", type=str))
+        self.sources_edit.setText(s.value("bench/sources", "1 96", type=str))
         self.sizes_edit.setText(s.value("bench/sizes", DEFAULT_SIZES, type=str))
         density = s.value("bench/density", "15%", type=str)
         if density in DENSITIES:
@@ -600,12 +717,18 @@ class BenchWindow(QMainWindow):
 
     def _save_settings(self) -> None:
         s = self.settings
-        s.setValue("bench/variants", self.selected_variants())
+        s.setValue("bench/problem", self.problem)
+        s.setValue(self._variants_key(), self.selected_variants())
+        s.setValue("bench/families", self.families_box.currentText())
+        s.setValue("bench/sources", self.sources_edit.text())
         s.setValue("bench/sizes", self.sizes_edit.text())
         s.setValue("bench/density", self.density_box.currentText())
         s.setValue("bench/budget", self.budget_spin.value())
         s.setValue("bench/bisect", self.bisect_spin.value())
         s.setValue("bench/airports", self.airports_check.isChecked())
+
+    def _variants_key(self) -> str:
+        return "bench/variants" if self.problem == "apsp" else f"bench/{self.problem}/variants"
 
     def closeEvent(self, event) -> None:  # noqa: N802 (Qt naming)
         """Cancel a run and give its current point up to ``CLOSE_WAIT_MS`` to end (one that

@@ -18,7 +18,8 @@ from typing import Callable
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal, Slot
 
 from engine.bench.apsp import Point, Report, measure
-from engine.bench.run import BenchHooks, Failure, airport_costs, planned_points, run_benchmark
+from engine.bench.problems import problem
+from engine.bench.run import BenchHooks, Failure
 
 # A mismatch, a GPU error: its message says it all; anything else also prints its traceback.
 EXPECTED_FAILURES = (AssertionError, ValueError, RuntimeError)
@@ -27,27 +28,42 @@ EXPECTED_FAILURES = (AssertionError, ValueError, RuntimeError)
 @dataclass(frozen=True)
 class BenchPlan:
     """What to run: variants (registry names or peers) in order, up the sizes on each density,
-    bisecting the largest n within the budget, then on each named bundled airport."""
+    bisecting the largest n within the budget, then on each named bundled airport — or, for
+    another ``problem`` (engine.bench.problems), that problem's run with its ``options``
+    ((name, value) pairs of its ``benchmark`` keywords, e.g. families and sources for sssp)."""
     variants: tuple[str, ...]
     sizes: tuple[int, ...]
     densities: tuple[int, ...] = (15,)
     budget_s: float = 2.0
     bisect_steps: int = 4
     airports: tuple[str, ...] = ()
+    problem: str = "apsp"
+    options: tuple = ()
+
+    def keywords(self) -> dict:
+        """The problem's own keyword arguments of ``benchmark`` and ``plan_size``."""
+        if self.problem == "apsp":
+            return {"densities": self.densities, "bisect_steps": self.bisect_steps}
+        return dict(self.options)
 
     @property
     def total(self) -> int:
         """The most points the run measures."""
-        return planned_points(self.variants, self.sizes, self.densities, self.airports,
-                              self.bisect_steps)
+        return problem(self.problem).plan_size(self.variants, self.sizes, list(self.airports),
+                                               **self.keywords())
 
     def command(self) -> str:
         """The CLI command that runs the same points."""
         q = lambda xs: " ".join(shlex.quote(str(x)) for x in xs)  # noqa: E731
         airports = f"--airports {q(self.airports)}" if self.airports else "--no-airports"
-        return (f"python main.py bench --variants {q(self.variants)} --sizes {q(self.sizes)} "
-                f"--density {q(self.densities)} --budget {self.budget_s:g} {airports} "
-                f"--bisect {self.bisect_steps}")
+        common = f"--variants {q(self.variants)} --sizes {q(self.sizes)}"
+        if self.problem == "apsp":
+            return (f"python main.py bench {common} --density {q(self.densities)} "
+                    f"--budget {self.budget_s:g} {airports} --bisect {self.bisect_steps}")
+        flags = {"families": "--families", "degrees": "--degree", "source_counts": "--sources"}
+        own = " ".join(f"{flags[k]} {q(v)}" for k, v in self.options)
+        return (f"python main.py bench --problem {self.problem} {common} "
+                f"--budget {self.budget_s:g} {airports} {own}").strip()
 
 
 @dataclass
@@ -116,10 +132,13 @@ class _BenchTask(QRunnable):
     def run(self) -> None:  # worker thread
         plan, report, error = self.plan, None, None
         try:
-            report = run_benchmark(plan.variants, plan.sizes, plan.densities,
-                                   airport_costs(plan.airports), plan.budget_s, plan.command(),
-                                   _Hooks(self.generation, self.relay, self.cancelled),
-                                   plan.bisect_steps, self.measure_fn)
+            hooks = _Hooks(self.generation, self.relay, self.cancelled)
+            keywords = plan.keywords()
+            if plan.problem == "apsp":  # the measure can be replaced (tests)
+                keywords["measure_fn"] = self.measure_fn
+            report = problem(plan.problem).benchmark(plan.variants, plan.sizes, plan.budget_s,
+                                                     list(plan.airports), plan.command(), hooks,
+                                                     **keywords)
         except Exception as exc:  # outside any one point (machine info, an airport): shown
             traceback.print_exc()
             error = f"{exc.__class__.__name__}: {exc}"

@@ -3,14 +3,27 @@ random graphs, bisecting the largest n within the budget, then the airports' cos
 
 from . import apsp
 from .apsp import DEFAULT_LADDER as DEFAULT_SIZES, PEERS, Point as POINT, format_table  # noqa: F401
-from .run import airport_costs, run_benchmark
+from .run import airport_costs, planned_points, run_benchmark
 
 TITLE = "all-pairs shortest paths: Floyd–Warshall variants (seeds 000–002)"
 
 
+PEER_TIPS = {"scipy": "scipy.sparse.csgraph.floyd_warshall (compiled C), same graph, same check",
+             "networkx": "networkx.floyd_warshall_numpy (Python + numpy): slow past a few "
+                         "hundred vertices"}
+
+
+def registry() -> list:
+    from ..apsp import variants as apsp_variants
+    return apsp_variants()
+
+
 def variants(available_only: bool = False) -> list[str]:
-    from ..apsp import variants as registry
     return [v.name for v in registry() if v.available or not available_only] + list(PEERS)
+
+
+def plan_size(variants, sizes, airports, densities=(15, 85), bisect_steps=4, **_) -> int:
+    return planned_points(variants, sizes, densities, airports or (), bisect_steps)
 
 
 def add_arguments(group) -> None:

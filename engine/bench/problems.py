@@ -12,7 +12,10 @@ Such a module provides:
 - ``options(args)``: those options as keyword arguments of ``benchmark``;
 - ``benchmark(variants, sizes, budget_s, airports, command, hooks, **options)``: the run, a
   ``Report`` whose ``problem`` is this name (``airports``: bundled names, ``None`` for all);
-- ``format_table(report)``: the text the command prints.
+- ``format_table(report)``: the text the command prints;
+- ``registry()`` and ``PEER_TIPS``: the registry's variants (availability, descriptions) and a
+  line per peer, for the benchmark window's list;
+- ``plan_size(variants, sizes, airports, **options)``: the most points ``benchmark`` measures.
 """
 
 import importlib

@@ -29,10 +29,29 @@ SOURCE_COUNTS = ("1", "96", "all")
 MAX_LABELS = 1 << 27  # sources × n of one call: 1 GiB of float64 answer
 
 
+PEER_TIPS = {"scipy": "scipy.sparse.csgraph.dijkstra (compiled C, one thread), same graph",
+             "networkx": "networkx.single_source_dijkstra_path_length per source (Python)",
+             "fw-gpu-fast": "Floyd–Warshall's gpu-fast on the dense matrix: the APSP peer of "
+                            "all sources (timed only with all sources)"}
+
+
+def registry() -> list:
+    from ..sssp import variants as sssp_variants
+    return sssp_variants()
+
+
 def variants(available_only: bool = False) -> list[str]:
-    from ..sssp import variants as registry
     return ([v.name for v in registry() if v.available or not available_only] +
             [p for p in PEERS if sssp.peer_available(p) or not available_only])
+
+
+def plan_size(variants, sizes, airports, families=FAMILIES, degrees=(6,),
+              source_counts=SOURCE_COUNTS, **_) -> int:
+    """The most points ``benchmark`` measures (``airports``: names; None for every bundled)."""
+    if airports is None:
+        from ..airport.layout_io import bundled_airports
+        airports = list(bundled_airports())
+    return len(_plan(variants, sizes, families, degrees, source_counts, airports))
 
 
 def add_arguments(group) -> None:
@@ -125,8 +144,14 @@ class _Ladders:
                                                       "s budget: no larger size run")
 
 
-def _plan(variants, sizes, families, degrees, source_counts, airports):
-    """(family, degree, n or airport name, count, variant) of every point that may be run."""
+def _plan(variants, sizes, families, degrees, source_counts, airports) -> list[tuple]:
+    """(family, degree, n or airport name, count, variant) of every point that may be run;
+    Floyd–Warshall, the APSP peer, only from all sources."""
+    return [p for p in _every(variants, sorted(set(sizes)), families, degrees, source_counts,
+                              airports) if p[4] != "fw-gpu-fast" or p[3] == "all"]
+
+
+def _every(variants, sizes, families, degrees, source_counts, airports):
     for family in families:
         for degree in (degrees if family != "grid" else degrees[:1]):
             for n in sizes:
@@ -163,8 +188,7 @@ def benchmark(variants, sizes, budget_s, airports, command, hooks: BenchHooks | 
     sizes = sorted(set(sizes))
     ladders = _Ladders(budget_s)
     report = Report(command=command, machine=machine_info(), budget_s=budget_s, problem="sssp")
-    plan = [p for p in _plan(variants, sizes, families, degrees, source_counts, graphs)
-            if p[4] != "fw-gpu-fast" or p[3] == "all"]  # Floyd–Warshall is the APSP peer
+    plan = _plan(variants, sizes, families, degrees, source_counts, graphs)
     run = Run(report, hooks, len(plan),
               lambda points, failures, budget: answers_of(points, failures, budget, ladders.stopped))
     reference, built = sssp.Reference(), {}
