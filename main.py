@@ -5,6 +5,7 @@
     python main.py airport check|generate …
     python main.py simulate AIRPORT …
     python main.py sweep SCENARIOS.toml …
+    python main.py analyze AIRPORT [--json FILE]
 """
 
 import argparse
@@ -20,6 +21,7 @@ COMMANDS = {
     "airport": ("engine.commands.airport", "check or generate airport layout files"),
     "simulate": ("engine.commands.simulate", "run a simulated day headless and write KPIs"),
     "sweep": ("engine.commands.sweep", "run scenario × seed days on Dask; table, summary, plot"),
+    "analyze": ("engine.commands.analyze", "layout analysis: minimum service roads and bridges"),
     "frame-rate": ("gui.frame_rate", "measure the live day's frames/s and lag per speed"),
     "soak": ("gui.soak", "play days on end at top speed; memory, threads, frame time per hour"),
 }

@@ -371,3 +371,9 @@ def save_airport(airport: Airport, path) -> None:
 def bundled_airports() -> dict[str, Path]:
     """Name (file stem) -> file of every airport shipped in ``airports/``, sorted by name."""
     return {f.stem: f for f in sorted(AIRPORTS_DIR.glob("*.json"))}
+
+
+def load_bundled_or_file(name: str) -> Airport:
+    """The bundled airport called ``name``, else the layout file at path ``name``."""
+    bundled = bundled_airports()
+    return load_airport(bundled[name] if name in bundled else name)

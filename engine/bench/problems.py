@@ -26,6 +26,7 @@ from .report import Report, ReportError, read_report, read_report_json
 PROBLEMS = {
     "apsp": "engine.bench.apsp_problem",
     "sssp": "engine.bench.sssp_problem",
+    "mst": "engine.bench.mst_problem",
 }
 DEFAULT = "apsp"
 

@@ -151,3 +151,14 @@ def repeat(run_once: Callable[[], tuple], first_s: float, budget_s: float,
 
 def median_of(results: list[tuple], i: int) -> float:
     return statistics.median(r[i] for r in results)
+
+
+def stopped_and_failed_lines(report: Report) -> list[str]:
+    """The table's closing lines: why ladders stopped and which points failed."""
+    a, rows = report.answers, []
+    if a.get("stopped"):
+        rows += ["", f"Ladders stopped (budget {report.budget_s:g} s):"]
+        rows += [f"  {what}: {why}" for what, why in a["stopped"].items()]
+    if a.get("errors"):
+        rows += ["", "Failed points:"] + [f"  {what}: {why}" for what, why in a["errors"].items()]
+    return rows

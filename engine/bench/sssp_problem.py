@@ -11,20 +11,19 @@ call (sources × n) are not asked for.
 
 from __future__ import annotations
 
-import math
 
 import numpy as np
 
+from ..graph_families import FAMILIES
 from ..sssp import prepare
-from ..sssp import generators
+from ..sssp.generators import family_graph
 from . import sssp
-from .report import Report, machine_info
+from .report import Report, machine_info, stopped_and_failed_lines
 from .run import BenchHooks, Failure, Run, Stopped
 from .sssp import PEERS, SsspPoint as POINT  # noqa: F401
 
 TITLE = "single-source shortest paths on sparse graphs (seed 004), from 1, 96 or all sources"
 DEFAULT_SIZES = (1024, 16384, 262144, 4194304)
-FAMILIES = ("grid", "uniform", "rmat")
 SOURCE_COUNTS = ("1", "96", "all")
 MAX_LABELS = 1 << 27  # sources × n of one call: 1 GiB of float64 answer
 
@@ -68,17 +67,6 @@ def add_arguments(group) -> None:
 
 def options(args) -> dict:
     return {"families": args.families, "degrees": args.degree, "source_counts": args.sources}
-
-
-def family_graph(family: str, n: int, degree: int, seed: int = 0):
-    """(label, SparseGraph) of ``family`` at size ``n``."""
-    if family == "grid":
-        side = max(2, math.isqrt(n))
-        return f"grid-{side}x{side}", generators.road_grid(side, seed)
-    if family == "uniform":
-        return f"uniform-{n}-d{degree}", generators.uniform_random(n, degree * n, seed)
-    scale = max(1, round(math.log2(max(n, 2))))
-    return f"rmat-{scale}-d{degree}", generators.rmat(scale, degree, seed)
 
 
 def airport_graphs(names: list[str] | None) -> dict:
@@ -232,11 +220,7 @@ def format_table(report: Report) -> str:
                     f"{p.median_ms:10.3f} {p.kernel_median_ms:10.3f} {p.first_ms:10.3f} {upload} "
                     f"{p.edges_per_s:9.2e}  {p.check}")
     a = report.answers
-    if a.get("stopped"):
-        rows += ["", f"Ladders stopped (budget {report.budget_s:g} s):"]
-        rows += [f"  {what}: {why}" for what, why in a["stopped"].items()]
-    if a.get("errors"):
-        rows += ["", "Failed points:"] + [f"  {what}: {why}" for what, why in a["errors"].items()]
+    rows += stopped_and_failed_lines(report)
     if a.get("apsp_by_sssp_vs_fw"):
         rows += ["", "All sources: gpu-fast-sssp against Floyd–Warshall gpu-fast (warm ms):"]
         rows += [f"  {c['graph']:22s} n={c['n']:6d} density {c['density']:.2e}  sssp "

@@ -9,7 +9,7 @@ import sys
 import time
 from pathlib import Path
 
-from ..airport.layout_io import bundled_airports, load_airport
+from ..airport.layout_io import bundled_airports, load_bundled_or_file
 from ..sim import kpi
 from ..sim.dispatch import POLICIES
 from ..sim.route_engine import ENGINES
@@ -45,17 +45,12 @@ def add_arguments(p) -> None:
     p.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
-def _airport(name: str):
-    bundled = bundled_airports()
-    return load_airport(bundled[name] if name in bundled else name)
-
-
 def run(args) -> int:
     if not 0 < args.hours <= 24 * 7:
         print(f"simulate: --hours must be more than 0 and at most 168 (a week), got {args.hours:g}",
               file=sys.stderr)
         return 2
-    airport = _airport(args.airport)   # a bad file: main.py prints its problems, exit status 2
+    airport = load_bundled_or_file(args.airport)   # a bad file: main.py prints its problems, exit status 2
     flights = None
     if args.flights:
         flights = read_flights_csv(args.flights, {n.id: i for i, n in enumerate(airport.nodes)})
