@@ -9,6 +9,7 @@ import dataclasses
 import json
 import os
 import warnings
+from collections import Counter
 
 import pytest
 from hypothesis import HealthCheck, event, given, settings
@@ -50,6 +51,26 @@ SCENARIO = ('[sweep]\nseeds = [0, 1]\nvariant = "cpu-blocked"\n\n'
             '[factors]\nlayout = "tiny.json"\nfleet = [1, 2]\npolicy = ["shortest-path", "baseline"]\n'
             'load = 1.5\nhours = 0.2\n')
 DAY_HOURS = 0.2   # twelve simulated minutes: starting bags, check-ins, the first flights
+
+
+OUTCOMES: Counter = Counter()   # (format, "refused" | "loaded and ran") -> documents
+
+
+@pytest.fixture(scope="module", autouse=True)
+def fuzz_summary(request):
+    """After the module: how many documents of each format were refused, or loaded and ran."""
+    yield
+    reporter = request.config.pluginmanager.getplugin("terminalreporter")
+    for fmt in sorted({f for f, _ in OUTCOMES}):
+        refused, ran = OUTCOMES[fmt, "refused"], OUTCOMES[fmt, "loaded and ran"]
+        if reporter is not None:
+            reporter.write_line(f"fuzzed {fmt}: {refused + ran} documents, {refused} refused "
+                                f"(file: item: problem), {ran} loaded and ran a short day")
+
+
+def fuzzed(fmt: str, outcome: str) -> None:
+    OUTCOMES[fmt, outcome] += 1
+    event(outcome)
 
 
 def short_day(airport, flights=None):
@@ -98,7 +119,7 @@ def test_the_unmutated_documents_load_and_run(tmp_path):
 def test_mutated_layout_json_loads_and_runs_or_is_refused(tmp_path_factory, doc):
     data, _ = doc
     path = write(tmp_path_factory.mktemp("layout"), "layout.json", data)
-    event(loads_and_runs_or_is_refused(path, load_airport, short_day))
+    fuzzed("layout JSON", loads_and_runs_or_is_refused(path, load_airport, short_day))
 
 
 def _graphml_text() -> str:
@@ -115,7 +136,7 @@ def _graphml_text() -> str:
 def test_mutated_graphml_loads_and_runs_or_is_refused(tmp_path_factory, doc):
     data, _ = doc
     path = write(tmp_path_factory.mktemp("graphml"), "layout.graphml", data)
-    event(loads_and_runs_or_is_refused(path, load_graphml, short_day))
+    fuzzed("GraphML", loads_and_runs_or_is_refused(path, load_graphml, short_day))
 
 
 @FUZZ
@@ -125,8 +146,8 @@ def test_mutated_flights_csv_loads_and_runs_or_is_refused(tmp_path_factory, doc)
     airport = airport_from_dict(TINY)
     index = {n.id: i for i, n in enumerate(airport.nodes)}
     path = write(tmp_path_factory.mktemp("flights"), "flights.csv", data)
-    event(loads_and_runs_or_is_refused(path, lambda p: read_flights_csv(p, index),
-                                       lambda flights: short_day(airport, flights)))
+    fuzzed("flights CSV", loads_and_runs_or_is_refused(
+        path, lambda p: read_flights_csv(p, index), lambda flights: short_day(airport, flights)))
 
 
 def _first_day(sweep):
@@ -145,7 +166,7 @@ def test_mutated_scenario_toml_loads_and_runs_or_is_refused(tmp_path_factory, do
     folder = tmp_path_factory.mktemp("sweep")
     write(folder, "tiny.json", json.dumps(TINY).encode())
     path = write(folder, "scenario.toml", data)
-    event(loads_and_runs_or_is_refused(path, load_sweep, _first_day))
+    fuzzed("scenario TOML", loads_and_runs_or_is_refused(path, load_sweep, _first_day))
 
 
 @pytest.mark.parametrize("change, message", [

@@ -6,7 +6,7 @@ of a fresh process with the kernel cache cold and then warm, and the shared-buff
 Routes: the issue's graph (n = 1,536, 15% density, integer costs 0-49, so many zero-cost
 cycles), 20 routes out of gpu-fast's answer, each checked by summing its edges and timed; with
 ``--old-routes`` (``git show 62fdce4:engine/apsp/routes.py > OLD_ROUTES.py``) the walk before
-the fix times the first 3 of them too. First solve: ``python3 -c`` processes one after the other
+the fix times the first 3 of them too. First solve (``--tree`` another checkout: its code): ``python3 -c`` processes one after the other
 on one kernel cache folder (``BAGROUTE_KERNEL_CACHE``, emptied first): n = 1,535 cold, n = 1,535
 again (a restart), then n = 1,000 (a new size after a restart).
 """
@@ -15,11 +15,11 @@ import argparse
 import importlib.util
 import json
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
 import time
+from pathlib import Path
 
 import numpy as np
 
@@ -85,24 +85,27 @@ def routes_section(old_routes: str | None, n: int) -> dict:
     return out
 
 
-def first_solve_section(sizes: list[int]) -> list[dict]:
+def first_solve_section(sizes: list[int], tree: str) -> list[dict]:
+    """Fresh processes one after the other, on ``tree``'s code, with one empty kernel cache
+    (``BAGROUTE_KERNEL_CACHE``; code from before it kept its cache in the temporary folder,
+    ``TMPDIR``, pointed at the same empty folder here)."""
     cache = tempfile.mkdtemp(prefix="bagroute-kernels-")
-    shutil.rmtree(cache)
-    env = dict(os.environ, BAGROUTE_KERNEL_CACHE=cache)
+    env = dict(os.environ, BAGROUTE_KERNEL_CACHE=cache, TMPDIR=cache,
+               PYTHONPATH=os.pathsep.join([os.path.abspath(tree)] + os.environ.get(
+                   "PYTHONPATH", "").split(os.pathsep)))
     runs = []
     labels = ("cold cache", "restart, same size", "restart, new size")
     for label, n in zip(labels, sizes):
         start = time.perf_counter()
         done = subprocess.run([sys.executable, "-c", FIRST_SOLVE, str(n)], env=env, text=True,
-                              capture_output=True, timeout=300)
+                              capture_output=True, timeout=300, cwd=tree)
         row = {"run": label, "process_s": time.perf_counter() - start, "rc": done.returncode}
         try:
             row.update(json.loads(done.stdout.strip().splitlines()[-1]))
         except (IndexError, ValueError):
             row["stderr"] = done.stderr[-2000:]
-        row["cache_files"] = sorted(os.listdir(cache)) + sorted(
-            os.listdir(os.path.join(cache, "__pycache__")) if os.path.isdir(
-                os.path.join(cache, "__pycache__")) else [])
+        row["cache_files"] = sorted(str(p.relative_to(cache)) for p in Path(cache).rglob("*")
+                                    if p.is_file())
         print(json.dumps({k: v for k, v in row.items() if k != "cache_files"}), flush=True)
         runs.append(row)
     return runs
@@ -113,12 +116,14 @@ def main() -> None:
     parser.add_argument("--out", required=True)
     parser.add_argument("--old-routes")
     parser.add_argument("--skip", nargs="*", default=[])
+    parser.add_argument("--tree", default=".", help="the checkout whose first solve is timed "
+                        "(e.g. a worktree of 62fdce4, before the kernels were kept)")
     parser.add_argument("--route-n", type=int, default=1536)
     parser.add_argument("--first-n", type=int, nargs=3, default=[1535, 1535, 1000])
     args = parser.parse_args()
     report = {}
     if "first" not in args.skip:
-        report["first_solve"] = first_solve_section(args.first_n)
+        report["first_solve"] = first_solve_section(args.first_n, args.tree)
     if "routes" not in args.skip:
         report["routes"] = routes_section(args.old_routes, args.route_n)
         print(json.dumps(report["routes"]), flush=True)
