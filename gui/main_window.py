@@ -198,6 +198,13 @@ class MainWindow(QMainWindow):
         window.show()
         return window
 
+    def open_layout_analysis(self):
+        """Tools ▸ Layout analysis…: minimum service roads and bridges of this airport."""
+        from .layout_analysis_view import LayoutAnalysisWindow
+        window = LayoutAnalysisWindow(self.airport, parent=self)
+        window.show()
+        return window
+
     def open_sweep(self, path=None):
         """File ▸ Open sweep…: a sweep's results (``python main.py sweep``) in their own window,
         which says why if it cannot read them; None if no file was chosen."""
@@ -480,6 +487,7 @@ class MainWindow(QMainWindow):
 
         tools_menu = self.menuBar().addMenu("&Tools")
         self._add_action(tools_menu, "&Benchmark…", self.open_benchmark)
+        self._add_action(tools_menu, "&Layout analysis…", self.open_layout_analysis)
 
         help_menu = self.menuBar().addMenu("&Help")
         about = QAction("&About BagRoute", self)
