@@ -37,11 +37,14 @@ COLUMNS = ("variant", "graph", "n", "ms end to end", "ms solve", "relaxations/s"
            "device")
 SSSP_COLUMNS = ("variant", "graph", "n", "sources", "ms warm", "ms solve", "ms first",
                 "ms upload", "check", "device")
-NUMERIC = {"n", "sources", "ms end to end", "ms solve", "relaxations/s", "ms warm", "ms first",
+MST_COLUMNS = ("variant", "graph", "n", "m", "ms warm", "ms solve", "ms first", "ms upload",
+               "check", "device")
+NUMERIC = {"n", "m", "sources", "ms end to end", "ms solve", "relaxations/s", "ms warm", "ms first",
            "ms upload"}
 SSSP_FAMILIES = {"grid, uniform, R-MAT": ("grid", "uniform", "rmat"), "road grid": ("grid",),
                  "uniform random": ("uniform",), "R-MAT": ("rmat",)}
-TITLES = {"apsp": "Floyd–Warshall", "sssp": "Single-source shortest paths"}
+TITLES = {"apsp": "Floyd–Warshall", "sssp": "Single-source shortest paths",
+          "mst": "Minimum spanning forests"}
 MAX_SIZE = 65536
 
 
@@ -86,6 +89,11 @@ def sssp_ladder(p) -> str | None:
         return None
     family = p.family if p.family == "grid" else f"{p.family} {p.graph.rsplit('-', 1)[-1]}"
     return f"{family}, {'all' if p.sources == p.n else p.sources} src"
+
+
+def mst_ladder(p) -> str | None:
+    """A spanning-forest point's curve in the plot: its family; None for an airport."""
+    return None if p.family == "airport" else p.family
 
 
 class BenchWindow(QMainWindow):
@@ -303,7 +311,7 @@ class BenchWindow(QMainWindow):
         self._fill_variants(name)
         self.set_selected_variants(self._default_variants(name))
         for widget, shown in ((self.density_box, name == "apsp"), (self.bisect_spin, name == "apsp"),
-                              (self.families_box, name == "sssp"), (self.sources_edit, name == "sssp")):
+                              (self.families_box, name in ("sssp", "mst")), (self.sources_edit, name == "sssp")):
             self.form.setRowVisible(widget, shown)
         title = TITLES.get(name, name)
         self.setWindowTitle(f"BagRoute — {title} benchmark")
@@ -374,6 +382,8 @@ class BenchWindow(QMainWindow):
         if self.problem == "sssp":
             options = (("families", SSSP_FAMILIES[self.families_box.currentText()]),
                        ("source_counts", parse_sources(self.sources_edit.text())))
+        elif self.problem == "mst":
+            options = (("families", SSSP_FAMILIES[self.families_box.currentText()]),)
         return BenchPlan(tuple(chosen), parse_sizes(self.sizes_edit.text()),
                          DENSITIES[self.density_box.currentText()], self.budget_spin.value(),
                          self.bisect_spin.value(), airports, self.problem, options)
@@ -569,13 +579,13 @@ class BenchWindow(QMainWindow):
         report = self.report
         points = report.points if report else []
         budget = report.budget_s if report else self.budget_spin.value()
-        sssp = self.problem == "sssp"  # its peers run on several devices: name the machine
+        sssp = self.problem in ("sssp", "mst")  # peers on several devices: name the machine
         devices = [] if sssp else self.devices()
         where = " / ".join(devices) if devices else (
             self._machine_words(report.machine) if report and report.machine else "")
         title = TITLES.get(self.problem, self.problem)
         self.plot.show_points(points, budget, f"{title} solve time" + (f" on {where}" if where else ""),
-                              ladder_of=sssp_ladder if sssp else None)
+                              ladder_of={"sssp": sssp_ladder, "mst": mst_ladder}.get(self.problem))
         self._fill_table(points)
         if report is None:
             self.source_label.setText("<b>Results:</b> none yet")
@@ -646,7 +656,7 @@ class BenchWindow(QMainWindow):
         return "<b>Airports, solve time (median)</b> — " + "; ".join(parts)
 
     def _fill_table(self, points: list[Point]) -> None:
-        columns = SSSP_COLUMNS if self.problem == "sssp" else COLUMNS
+        columns = {"sssp": SSSP_COLUMNS, "mst": MST_COLUMNS}.get(self.problem, COLUMNS)
         if self.table.columnCount() != len(columns) or self.table.horizontalHeaderItem(3).text() != columns[3]:
             self.table.setColumnCount(len(columns))
             self.table.setHorizontalHeaderLabels(columns)
@@ -656,9 +666,10 @@ class BenchWindow(QMainWindow):
             header.setSectionResizeMode(columns.index("check"), QHeaderView.ResizeMode.Stretch)
         rows: list[tuple[list[str], str | None]] = []
         for p in points:
-            if self.problem == "sssp":
+            if self.problem in ("sssp", "mst"):
                 upload = _fmt_ms(p.upload_ms) if p.upload_ms is not None else "—"
-                cells = [p.variant, p.graph, f"{p.n:,}", f"{p.sources:,}", _fmt_ms(p.median_ms),
+                sources = [f"{p.sources:,}"] if self.problem == "sssp" else [f"{p.m:,}"]
+                cells = [p.variant, p.graph, f"{p.n:,}", *sources, _fmt_ms(p.median_ms),
                          _fmt_ms(p.kernel_median_ms), _fmt_ms(p.first_ms), upload, p.check,
                          p.device]
             else:

@@ -60,7 +60,7 @@ class BenchPlan:
         if self.problem == "apsp":
             return (f"python main.py bench {common} --density {q(self.densities)} "
                     f"--budget {self.budget_s:g} {airports} --bisect {self.bisect_steps}")
-        flags = {"families": "--families", "degrees": "--degree", "source_counts": "--sources"}
+        flags = problem(self.problem).OPTION_FLAGS
         own = " ".join(f"{flags[k]} {q(v)}" for k, v in self.options)
         return (f"python main.py bench --problem {self.problem} {common} "
                 f"--budget {self.budget_s:g} {airports} {own}").strip()

@@ -29,6 +29,9 @@ from .run import BenchHooks, Run, Stopped
 TITLE = "minimum spanning forests (seed 003) on sparse graphs, peers scipy and networkx"
 DEFAULT_SIZES = (1024, 65536, 1048576, 4194304)
 PEERS = ("scipy", "networkx")
+PEER_TIPS = {"scipy": "scipy.sparse.csgraph.minimum_spanning_tree (compiled Kruskal, one thread)",
+             "networkx": "networkx.minimum_spanning_edges, Kruskal (Python)"}
+OPTION_FLAGS = {"families": "--mst-families", "degree": "--mst-degree"}
 WARM_SIDE = 64
 
 
@@ -54,9 +57,21 @@ class MstPoint:
 POINT = MstPoint
 
 
+def registry() -> list:
+    from ..mst import variants as mst_variants
+    return mst_variants()
+
+
 def variants(available_only: bool = False) -> list[str]:
-    from ..mst import variants as registry
     return [v.name for v in registry() if v.available or not available_only] + list(PEERS)
+
+
+def plan_size(variants, sizes, airports, families=FAMILIES, **_) -> int:
+    """The most points ``benchmark`` measures (``airports``: names; None for every bundled)."""
+    if airports is None:
+        from ..airport.layout_io import bundled_airports
+        airports = list(bundled_airports())
+    return len(variants) * (len(families) * len(set(sizes)) + len(airports))
 
 
 def add_arguments(group) -> None:

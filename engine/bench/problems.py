@@ -15,7 +15,9 @@ Such a module provides:
 - ``format_table(report)``: the text the command prints;
 - ``registry()`` and ``PEER_TIPS``: the registry's variants (availability, descriptions) and a
   line per peer, for the benchmark window's list;
-- ``plan_size(variants, sizes, airports, **options)``: the most points ``benchmark`` measures.
+- ``plan_size(variants, sizes, airports, **options)``: the most points ``benchmark`` measures;
+- ``OPTION_FLAGS``: the command-line flag of each of those options (the window writes the
+  command that runs the same points).
 """
 
 import importlib

@@ -28,6 +28,7 @@ SOURCE_COUNTS = ("1", "96", "all")
 MAX_LABELS = 1 << 27  # sources × n of one call: 1 GiB of float64 answer
 
 
+OPTION_FLAGS = {"families": "--families", "degrees": "--degree", "source_counts": "--sources"}
 PEER_TIPS = {"scipy": "scipy.sparse.csgraph.dijkstra (compiled C, one thread), same graph",
              "networkx": "networkx.single_source_dijkstra_path_length per source (Python)",
              "fw-gpu-fast": "Floyd–Warshall's gpu-fast on the dense matrix: the APSP peer of "

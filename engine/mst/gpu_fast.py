@@ -1,15 +1,16 @@
 """GPU fast spanning forest (ours): Borůvka made edge-centric and data-driven, no sorting.
 
-Each round reads a worklist of the edges still joining two trees (all edges at first):
-  select — per edge, the roots of its ends (union-find); an edge inside one tree is dropped for
-           good, the others stay on the next worklist and offer their (weight, id) key to both
-           roots by 64-bit atomic min;
-  join   — per kept edge, if it is the lightest of either root's tree it is in the forest, and
-           the two trees are joined (compare-and-swap hooking of the larger root under the
-           smaller);
-  reset  — the keys of the roots still in play go back to "no edge".
-Keys are unique, so the edges chosen in a round form a forest and every hook is safe. The
-worklist shrinks as trees merge; the rounds end when it is empty.
+Each round reads a worklist of the edges still joining two trees (all edges at first), each
+entry its two ends as the roots they had when it was kept, and its (weight, id) key:
+  select   — per edge, the roots of its ends (union-find); an edge inside one tree is dropped
+             for good, the others stay on the next worklist (ends replaced by their roots,
+             compacted a block at a time) and offer their key to both roots by 64-bit atomic min;
+  join     — per root, its lightest edge out is in the forest, and the two trees are joined
+             (compare-and-swap hooking of the larger root under the smaller);
+  compress — every vertex points straight at its root, so the next round's finds are one step;
+  reset    — every root's lightest key back to "no edge" (one sequential fill).
+Keys are unique, so the edges chosen in a round form a forest and every hook is safe. Only
+select touches the edges; the other three steps are sequential passes over the vertices.
 """
 
 import numpy as np
@@ -17,6 +18,8 @@ from numba import cuda
 
 from ..gpu_launch import THREADS, blocks_for, timed_on_device
 from .gpu_common import NO_KEY, buffer, chosen_edges, fill_with, find, upload
+
+EDGE_MASK = 0xFFFFFFFF
 
 
 def run(g):
@@ -26,26 +29,30 @@ def run(g):
     parent = buffer(g, "parent", g.n, np.int32)
     lightest = buffer(g, "lightest", g.n, np.int64)
     in_forest = buffer(g, "in_forest", g.m, np.uint8)
-    worklists = buffer(g, "work0", g.m, np.int32), buffer(g, "work1", g.m, np.int32)
+    ends = buffer(g, "ends0", g.m, np.int64), buffer(g, "ends1", g.m, np.int64)
+    keys = buffer(g, "keys0", g.m, np.int64), buffer(g, "keys1", g.m, np.int64)
     count = buffer(g, "count", 1, np.int32)
     zero = cuda.pinned_array(1, np.int32)
     zero[0] = 0
+    size_read = cuda.pinned_array(1, np.int32)
     rounds = []
 
     def solve():
-        start_trees[blocks_for(g.n), THREADS](parent, lightest)
+        vertex_blocks = blocks_for(g.n)
+        start_trees[vertex_blocks, THREADS](parent, lightest)
         fill_with(in_forest, 0)
-        work, kept = worklists
-        size, first = g.m, True
+        size, first, side = g.m, True, 0
         while size:
             count.copy_to_device(zero)
-            select[blocks_for(size), THREADS](work, size, first, u, v, key, parent, lightest, kept, count)
-            size = int(count.copy_to_host()[0])
-            if size:
-                join[blocks_for(size), THREADS](kept, size, u, v, key, parent, lightest, in_forest)
-                reset[blocks_for(size), THREADS](kept, size, u, v, parent, lightest)
-            work, kept, first = kept, work, False
+            select[blocks_for(size), THREADS](size, first, u, v, key, ends[side], keys[side],
+                                              parent, lightest, ends[1 - side], keys[1 - side], count)
+            count.copy_to_host(size_read)
+            size, first, side = int(size_read[0]), False, 1 - side
             rounds.append(size)
+            if size:
+                join[vertex_blocks, THREADS](lightest, u, v, parent, in_forest)
+                compress[vertex_blocks, THREADS](parent)
+                fill_with(lightest, NO_KEY)
 
     seconds = timed_on_device(solve)
     return chosen_edges(in_forest), seconds, f"{len(rounds)} rounds"
@@ -59,9 +66,8 @@ def start_trees(parent, lightest):
 
 
 @cuda.jit
-def select(work, size, first, u, v, key, parent, lightest, kept, count):
-    """Drop edges inside one tree; offer the others' keys to both roots; keep them, compacted
-    a block at a time (one global atomic per block and pass)."""
+def select(size, first, u, v, key, ends, keys, parent, lightest, kept_ends, kept_keys, count):
+    """Drop edges inside one tree; offer the others' keys to both roots and keep them."""
     block_count = cuda.shared.array(1, np.int32)
     block_base = cuda.shared.array(1, np.int32)
     tid = cuda.threadIdx.x
@@ -69,33 +75,36 @@ def select(work, size, first, u, v, key, parent, lightest, kept, count):
         if tid == 0:
             block_count[0] = 0
         cuda.syncthreads()
-        i, keep, e, slot = chunk + tid, False, 0, 0
+        i, keep, slot, a, b, k = chunk + tid, False, 0, 0, 0, NO_KEY
         if i < size:
-            e = i if first else work[i]
-            a, b = find(parent, u[e]), find(parent, v[e])
+            if first:
+                a, b, k = find(parent, u[i]), find(parent, v[i]), key[i]
+            else:
+                a, b, k = find(parent, ends[i] >> 32), find(parent, ends[i] & EDGE_MASK), keys[i]
             if a != b:
                 keep = True
-                cuda.atomic.min(lightest, a, key[e])
-                cuda.atomic.min(lightest, b, key[e])
+                cuda.atomic.min(lightest, a, k)
+                cuda.atomic.min(lightest, b, k)
                 slot = cuda.atomic.add(block_count, 0, 1)
         cuda.syncthreads()
         if tid == 0:
             block_base[0] = cuda.atomic.add(count, 0, block_count[0])
         cuda.syncthreads()
         if keep:
-            kept[block_base[0] + slot] = e
+            kept_ends[block_base[0] + slot] = (np.int64(a) << 32) | b
+            kept_keys[block_base[0] + slot] = k
         cuda.syncthreads()
 
 
 @cuda.jit
-def join(kept, size, u, v, key, parent, lightest, in_forest):
-    """An edge that is the lightest of either end's tree is in the forest: join the trees."""
-    for i in range(cuda.grid(1), size, cuda.gridsize(1)):
-        e = kept[i]
-        a, b = find(parent, u[e]), find(parent, v[e])
-        if lightest[a] == key[e] or lightest[b] == key[e]:
+def join(lightest, u, v, parent, in_forest):
+    """Each root's lightest edge out is in the forest: join the trees at its ends."""
+    for r in range(cuda.grid(1), lightest.size, cuda.gridsize(1)):
+        k = lightest[r]
+        if k != NO_KEY:
+            e = k & EDGE_MASK
             in_forest[e] = 1
-            hook(parent, a, b)
+            hook(parent, find(parent, u[e]), find(parent, v[e]))
 
 
 @cuda.jit(device=True)
@@ -112,8 +121,6 @@ def hook(parent, a, b):
 
 
 @cuda.jit
-def reset(kept, size, u, v, parent, lightest):
-    for i in range(cuda.grid(1), size, cuda.gridsize(1)):
-        e = kept[i]
-        lightest[find(parent, u[e])] = NO_KEY
-        lightest[find(parent, v[e])] = NO_KEY
+def compress(parent):
+    for x in range(cuda.grid(1), parent.size, cuda.gridsize(1)):
+        parent[x] = find(parent, x)

@@ -9,7 +9,7 @@ import numpy as np
 class SpanningForest:
     edges: np.ndarray       # k × 2 int64, u < v, in edge id ((u, v)) order; k = n − components
     weights: np.ndarray     # k float64
-    total: float            # the sum of the weights (math.fsum: exact to the last bit)
+    total: float            # the sum of the weights (in edge id order: the same bits in every variant)
     components: int         # trees in the forest (isolated vertices count as trees)
     variant: str            # the variant that actually ran
     seconds: float          # wall time of the solve (graph upload included if it was not resident)
