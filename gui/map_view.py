@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QPoint, QPointF, Qt, QTimer, Signal
+from PySide6.QtCore import QPoint, QPointF, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QFont, QPainterPath, QPen, QTransform
 from PySide6.QtWidgets import QGraphicsItem, QWidget
 
@@ -53,6 +53,38 @@ LAYOUT_BAGS = "Layout's bags (route cost)"
 BADGES_UP_TO = 80           # nodes with bags: beyond this many, halos only
 PICK_TOLERANCE_PX = 16
 ARROW_AT = 0.64             # arrow heads sit past the middle of a road; its label sits at the middle
+
+
+class MapScatter(pg.ScatterPlotItem):
+    """A scatter item whose bounding rectangle is kept until its spots or the view's transform
+    change: pyqtgraph works it out (pixel padding included) on every call, and the scene asks
+    every item for it on every frame of the animation. ``extent`` ((x0, x1), (y0, y1)), when
+    set, stands for the data's bounds: an item that moves every frame then has none to redo."""
+
+    extent = None
+    _rect = None
+
+    def dataBounds(self, ax, frac=1.0, orthoRange=None):
+        if self.extent is not None and frac >= 1.0 and orthoRange is None:
+            return self.extent[ax]
+        return super().dataBounds(ax, frac, orthoRange)
+
+    def boundingRect(self):
+        if self._rect is None:
+            self._rect = super().boundingRect()
+        return QRectF(self._rect)
+
+    def prepareGeometryChange(self):
+        self._rect = None
+        super().prepareGeometryChange()
+
+    def invalidate(self):
+        self._rect = None
+        super().invalidate()
+
+    def updateSpots(self, dataSet=None):
+        super().updateSpots(dataSet)
+        self._rect = None
 
 
 def _arrow_path(angle_deg: float) -> QPainterPath:
@@ -228,7 +260,7 @@ class AirportMapView(pg.PlotWidget):
         casing = pg.PlotDataItem(xs, ys, connect="pairs", pen=pg.mkPen(ROUTE_CASING, width=11))
         line = pg.PlotDataItem(xs, ys, connect="pairs",
                                pen=pg.mkPen(ROUTE, width=6, cap=Qt.PenCapStyle.RoundCap))
-        heads = pg.ScatterPlotItem(
+        heads = MapScatter(
             [a[0] for a in arrows], [a[1] for a in arrows], size=22,
             symbol=[arrow_symbol(a[2], a[3]) for a in arrows],
             brush=pg.mkBrush(ROUTE_DARK), pen=pg.mkPen(ROUTE_CASING, width=1.5))
@@ -260,7 +292,7 @@ class AirportMapView(pg.PlotWidget):
                 spots.append({"pos": (x, y), "size": 34, "symbol": "o",
                               "pen": pg.mkPen(color, width=4), "brush": pg.mkBrush(None)})
         if spots:
-            self._endpoint_item = pg.ScatterPlotItem(spots=spots)
+            self._endpoint_item = MapScatter(spots=spots)
             self._endpoint_item.setZValue(9)
             self.addItem(self._endpoint_item)
 
@@ -356,7 +388,7 @@ class AirportMapView(pg.PlotWidget):
             self._add(pg.PlotDataItem(xs, ys, connect="pairs",
                                       pen=pg.mkPen(ROAD, width=4, cap=Qt.PenCapStyle.RoundCap)), 1)
         if arrows:
-            self._add(pg.ScatterPlotItem(
+            self._add(MapScatter(
                 [a[0] for a in arrows], [a[1] for a in arrows],
                 size=17 if len(arrows) <= 100 else 10,
                 symbol=[arrow_symbol(a[2], a[3]) for a in arrows],
@@ -384,7 +416,7 @@ class AirportMapView(pg.PlotWidget):
             size = style.size * (0.6 if dense else 1.0)
             if kind == "junction" and dense:
                 size = 4  # the roads already show where they meet
-            scatter = pg.ScatterPlotItem(
+            scatter = MapScatter(
                 [n.x for n in nodes], [n.y for n in nodes], data=[n.id for n in nodes],
                 symbol=style.symbol, size=size, brush=pg.mkBrush(style.color),
                 pen=pg.mkPen("w", width=1 if dense else 2), hoverable=True,
@@ -413,7 +445,7 @@ class AirportMapView(pg.PlotWidget):
             return
         most = max(c for _, c in waiting)
         base, spread = (8, 10) if len(self._pos) > DENSE_NODES else (24, 26)
-        halo = pg.ScatterPlotItem(
+        halo = MapScatter(
             [self._pos[i][0] for i, _ in waiting], [self._pos[i][1] for i, _ in waiting],
             size=[(base + spread * math.sqrt(c / most)) for _, c in waiting], symbol="o",
             brush=pg.mkBrush(252, 196, 25, 90), pen=pg.mkPen(None), name=LAYOUT_BAGS)

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QGraphicsItem
 
 from engine.sim.tugs import DRIVING, HANDLING, IDLE
 
+from .map_view import MapScatter
 from .sim_worker import _SPAN
 
 TUG_COLORS = {DRIVING: "#0b7285", HANDLING: "#d6336c", IDLE: "#868e96"}
@@ -75,7 +76,7 @@ class TugLayer:
         self.selected = None
         self.result = None
         self.positions = np.zeros((0, 2))
-        self.bags = self._add(pg.ScatterPlotItem(pen=pg.mkPen(None)), 4)
+        self.bags = self._add(MapScatter(pen=pg.mkPen(None)), 4)
         self.bags.setCacheMode(CACHE)          # changes per result, not per frame
         self.others = self._add(pg.PlotDataItem(connect="pairs", pen=pg.mkPen(
             color=OTHER_ROUTES, width=3)), 3)
@@ -83,8 +84,9 @@ class TugLayer:
         self.route_casing = self._add(pg.PlotDataItem(pen=pg.mkPen(ROUTE_CASING, width=10)), 9.6)
         self.route_line = self._add(pg.PlotDataItem(pen=pg.mkPen(
             SELECTED, width=5, cap=Qt.PenCapStyle.RoundCap, join=Qt.PenJoinStyle.RoundJoin)), 9.7)
-        self.tugs = self._add(pg.ScatterPlotItem(symbol="d", pen=self._tug_pen), 20)
-        self.ring = self._add(pg.ScatterPlotItem(symbol="o", size=30, brush=pg.mkBrush(None),
+        self.tugs = self._add(MapScatter(symbol="d", pen=self._tug_pen), 20)
+        self.tugs.extent = self._extent     # tugs stay on the airport: no bounds to redo per frame
+        self.ring = self._add(MapScatter(symbol="o", size=30, brush=pg.mkBrush(None),
                                                  pen=pg.mkPen(SELECTED, width=3.5)), 21)
         legend = self.view._legend
         if legend is not None:
@@ -183,14 +185,12 @@ class TugLayer:
         item = self.tugs
         if not self._style_dirty and len(item.data) == len(xy):
             # only the positions changed: update them in place (setData rebuilds every spot);
-            # the item's bounds stay the airport's, so the scene has no geometry to recompute
+            # the item's bounds are the airport's (extent), so there is no geometry to redo
             item.data["x"] = xy[:, 0]
             item.data["y"] = xy[:, 1]
             item.update()
         else:
             item.setData(x=xy[:, 0], y=xy[:, 1], size=self._sizes, brush=self._tug_brushes)
-            item.prepareGeometryChange()
-            item.bounds = list(self._extent)
             self._style_dirty = False
         if self.selected is not None and self.selected < len(xy):
             k = self.selected
