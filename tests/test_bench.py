@@ -167,9 +167,11 @@ def test_every_problem_module_provides_what_the_command_and_window_use():
     for name in PROBLEMS:
         module = problem(name)
         for attribute in ("TITLE", "POINT", "DEFAULT_SIZES", "variants", "add_arguments",
-                          "options", "benchmark", "format_table"):
+                          "options", "benchmark", "format_table", "registry", "PEER_TIPS",
+                          "plan_size"):
             assert hasattr(module, attribute), f"{name}: {attribute}"
         assert set(module.variants(available_only=True)) <= set(module.variants())
+        assert [v.name for v in module.registry()] + list(module.PEER_TIPS) == module.variants()
 
 
 def test_an_unknown_problem_is_refused_by_the_command_line(capsys):
