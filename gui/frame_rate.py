@@ -166,6 +166,9 @@ def measuring_window(airport: Path, size: str, prefix: str):
     from .main_window import MainWindow
     from .settings import file_settings
 
+    if airport is not None:   # a bad file is refused before any window: main.py prints why
+        from engine.airport.layout_io import load_airport
+        load_airport(airport)
     app = QApplication.instance() or QApplication(sys.argv[:1])
     pg.setConfigOptions(antialias=True)
     scratch = tempfile.TemporaryDirectory(prefix=prefix)

@@ -196,6 +196,8 @@ def test_every_command_refuses_a_bad_file_in_one_line_with_status_2(tmp_path, ca
     tiny = write(tmp_path, "tiny.json", json.dumps(TINY).encode())
     cases = [(["airport", "check", str(bad_layout)], f"{bad_layout}: line 1, column 29: malformed JSON"),
              (["simulate", str(bad_layout)], f"{bad_layout}: line 1"),
+             (["analyze", str(bad_layout)], f"{bad_layout}: line 1"),
+             (["soak", str(bad_layout)], f"{bad_layout}: line 1"),
              (["simulate", str(tiny), "--flights", str(bad_csv)],
               f"{bad_csv}: line 2: time 'nan' is not from 0 to 604800 s (a week)"),
              (["sweep", str(bad_toml)], f"{bad_toml}: [factors] policy: {{'a': 1}} is not one of")]
