@@ -43,7 +43,7 @@ from .variant_picker import VariantPicker
 DEFAULT_AIRPORT = "paper-5"
 RECENT_MAX = 8
 COMPILING_MESSAGE = "compiling GPU kernels, first use only"
-CLOSE_WAIT_MS = 1500   # closing waits this long at most for a running solve
+CLOSE_WAIT_MS = 800    # closing waits this long at most for a running solve
 KPI_EVERY_S = 60.0          # KPI samples for the live plots: every simulated minute
 
 
