@@ -39,6 +39,7 @@ from .solver_worker import SolverWorker
 from .tug_layer import TugLayer
 from .route_engine_choice import FROM_TUGS, RouteEngineChoice
 from .variant_picker import VariantPicker
+from .whatif import WhatIf
 
 DEFAULT_AIRPORT = "paper-5"
 RECENT_MAX = 8
@@ -98,12 +99,8 @@ class MainWindow(QMainWindow):
         self.tug_layer.leg_source = self.player.leg
         self.map_view.click_filter = self._on_map_click
         self.sim_panel = SimPanel()
-        scroll = QScrollArea()
-        scroll.setWidget(self.sim_panel)
-        scroll.setWidgetResizable(True)
-        scroll.setFrameShape(QFrame.Shape.NoFrame)
-        self.sim_dock = self._dock("Simulation", "sim-dock", scroll,
-                                   Qt.DockWidgetArea.RightDockWidgetArea)
+        self.sim_dock = self._scroll_dock("Simulation", "sim-dock", self.sim_panel,
+                                          Qt.DockWidgetArea.RightDockWidgetArea)
         self.tabifyDockWidget(self.sim_dock, self.dock)
         self.sim_dock.raise_()
         self.timing_plot = TimingPlot()
@@ -142,6 +139,7 @@ class MainWindow(QMainWindow):
         self._build_menus()
         self._build_toolbar()
         self._connect_simulation()
+        self.whatif = WhatIf(self)        # what-if edits: map clicks, the What-if dock, undo
         self.map_view.nodeClicked.connect(self._on_node_clicked)
         self.panel.fromChanged.connect(lambda node_id: self.set_endpoints(node_id, self.to_id))
         self.panel.toChanged.connect(lambda node_id: self.set_endpoints(self.from_id, node_id))
@@ -393,6 +391,11 @@ class MainWindow(QMainWindow):
             self._error_box = box
         self.errorShown.emit(message)
 
+    def show_status(self, text: str) -> None:
+        """A message the live status lines leave alone a while (what an edit did)."""
+        self._set_status(text)
+        self._error_time = time.monotonic()
+
     def _set_status(self, text: str) -> None:
         self.status_label.setText(text)
         self.status_label.setToolTip(text)
@@ -516,6 +519,14 @@ class MainWindow(QMainWindow):
                          | QDockWidget.DockWidgetFeature.DockWidgetClosable)
         self.addDockWidget(area, dock)
         return dock
+
+    def _scroll_dock(self, title: str, name: str, widget, area) -> QDockWidget:
+        """A dock whose widget scrolls when the dock is shorter than it."""
+        scroll = QScrollArea()
+        scroll.setWidget(widget)
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        return self._dock(title, name, scroll, area)
 
     def _build_toolbar(self) -> None:
         bar = QToolBar("Simulation", self)
@@ -930,6 +941,7 @@ class MainWindow(QMainWindow):
             self._set_status("Waiting for the simulation step to finish…")
             QApplication.processEvents()
         self.player.shutdown()
+        self.whatif.shutdown()
         # A solve still running after this is left to end unseen: closing never waits on it.
         self.solver.shutdown(CLOSE_WAIT_MS)
         if self._error_box is not None:

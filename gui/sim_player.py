@@ -158,10 +158,12 @@ class SimPlayer(QObject):
         need = hist[-1].frame.valid_from > t
         # An older frame describes a tug until its newer description starts (e.g. a new leg).
         for older in reversed(hist[:-1]):
+            k = len(older.frame.valid_from)
+            need[k:] = False             # tugs added since by a what-if edit: not in this frame
             if not need.any():
                 break
-            best[need] = older.frame.positions(t)[need]
-            need &= older.frame.valid_from > t
+            best[:k][need[:k]] = older.frame.positions(t)[need[:k]]
+            need[:k] &= older.frame.valid_from > t
         return best
 
     def leg(self, tug: int, t: float | None = None):

@@ -25,6 +25,7 @@ from PySide6.QtCore import QCoreApplication, QObject, QThread, Signal, Slot
 
 from engine.gpu_device import simulated
 from engine.sim import SimConfig, Simulation
+from engine.sim.edits import EditError, apply_edit, edited_layout
 from engine.sim.route_engine import ALL_PAIRS, variants_of, warm_up
 from engine.sim.tugs import DRIVING, HANDLING
 
@@ -160,6 +161,8 @@ class SimWorker(QObject):
     loaded = Signal(int, object)       # generation, dict of facts
     stepped = Signal(object)           # StepResult
     failed = Signal(int, str)
+    edited = Signal(int, object, object)   # generation, engine.sim.edits.Applied, edited layout
+    editRefused = Signal(int, str)         # generation, why (nothing changed)
 
     def __init__(self):
         super().__init__()
@@ -255,6 +258,23 @@ class SimWorker(QObject):
             traceback.print_exc()
             self.failed.emit(generation, f"{exc.__class__.__name__}: {exc}")
 
+    @Slot(int, object)
+    def apply_edit(self, generation: int, edit) -> None:
+        """A what-if edit (``engine.sim.edits``), applied between two steps of the day."""
+        sim = self.sim
+        if sim is None or not self.current(generation):
+            return
+        try:
+            with ENGINE_LOCK:
+                applied = apply_edit(sim, edit)
+        except EditError as exc:
+            self.editRefused.emit(generation, str(exc))
+            return
+        if "update" not in vars(sim.tables.keys):   # a new road graph: time its recomputes too
+            self._hook(sim)
+        self.edited.emit(generation, applied, edited_layout(sim))
+        self.stepped.emit(self._result(generation, 0.0))
+
     # -- inside ---------------------------------------------------------------------------------
     def _result(self, generation: int, wall_s: float) -> StepResult:
         sim = self.sim
@@ -306,6 +326,7 @@ class SimThread(QObject):
 
     _load = Signal(int, object, object)
     _advance = Signal(int, float)
+    _edit = Signal(int, object)
 
     def __init__(self, parent: QObject | None = None):
         super().__init__(parent)
@@ -315,6 +336,7 @@ class SimThread(QObject):
         self.worker.moveToThread(self.thread)
         self._load.connect(self.worker.load)
         self._advance.connect(self.worker.advance)
+        self._edit.connect(self.worker.apply_edit)
         self.thread.start()
         self.closed = False
         app = QCoreApplication.instance()
@@ -327,6 +349,10 @@ class SimThread(QObject):
 
     def advance(self, generation: int, target_t: float) -> None:
         self._advance.emit(generation, float(target_t))
+
+    def apply_edit(self, generation: int, edit) -> None:
+        """Queue a what-if edit into the simulation's thread (after any step already asked for)."""
+        self._edit.emit(generation, edit)
 
     def shutdown(self, msecs: int = 60000) -> bool:
         """Stop between sub-steps and wait for the thread to end (window closing)."""

@@ -179,6 +179,7 @@ class TugLayer:
         the selected tug's route shrinks to what is still ahead of it."""
         if self.tugs is None or xy is None or self.result is None:
             return
+        xy = xy[: len(self._tug_brushes)]   # a tug added by an edit shows with its first result
         self.positions = xy
         if t is not None:
             self._clock = t

@@ -221,7 +221,9 @@ def test_moved_tugs_drive_to_their_new_depot(tmp_path):
     for t in tugs:
         assert t.activity != IDLE or t.node == se   # idle ones set off for GSE-SE
     counts = {f.depot: f.count for f in edited_layout(sim).fleets}
-    assert counts == {"GSE-SW": 2, "GSE-NE": 2, "GSE-SE": 4}    # GSE-NW has none left
+    assert counts == {"GSE-NW": 0, "GSE-SW": 2, "GSE-NE": 2, "GSE-SE": 4}
+    saved = save_edited(edited_layout(sim), tmp_path / "moved.json", [moved.text])
+    assert [f.depot for f in saved.fleets] == ["GSE-SW", "GSE-NE", "GSE-SE"]   # none left at NW
     sim.run_until(sim.t + 1800, check=True)
 
 

@@ -301,8 +301,8 @@ def nearest_free_gate(sim: Simulation, g: int) -> int:
 
 
 def edited_layout(sim: Simulation) -> Airport:
-    """The airport as edited, as a layout: each fleet as many tugs as are in service at its depot
-    (fleets sharing a depot keep their counts; a fleet left with none is left out)."""
+    """The airport as edited: each fleet as many tugs as are in service at its depot, maybe none
+    (fleets sharing a depot keep their counts)."""
     a = sim.airport
     depots = [f.depot for f in a.fleets]
     fleets = []
@@ -311,19 +311,20 @@ def edited_layout(sim: Simulation) -> Airport:
         if depots.count(f.depot) == 1:
             node = a.index(f.depot)
             count = sum(1 for t in sim.tugs if t.depot == node and not t.retired)
-        if count:
-            fleets.append(replace(f, count=count))
+        fleets.append(replace(f, count=count))
     return replace(a, fleets=fleets)
 
 
 def save_edited(layout: Airport, path, history: list[str]) -> Airport:
     """Write ``layout`` (from ``edited_layout``) to ``path`` as a layout file whose description
-    lists the edits in ``history``; checked as the file will be read (``LayoutError`` naming the
-    problem, nothing written, when the edits leave it invalid, e.g. a gate no tug can reach)."""
+    lists the edits in ``history``, leaving out fleets with no tug; checked as the file will be
+    read (``LayoutError`` naming the problem, nothing written, when the edits leave it invalid,
+    e.g. a gate no tug can reach)."""
     note = "What-if edits: " + "; ".join(history) + "." if history else ""
     description = " ".join(x for x in (layout.description, note) if x)
-    checked = airport_from_dict(airport_to_dict(replace(layout, description=description)),
-                                source=Path(path))
+    fleets = [f for f in layout.fleets if f.count]
+    checked = airport_from_dict(airport_to_dict(replace(layout, description=description,
+                                                        fleets=fleets)), source=Path(path))
     save_airport(checked, path)
     return checked
 

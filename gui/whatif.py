@@ -1,0 +1,345 @@
+"""What-if edits in the live window: the map's clicks and right-clicks, the tug editor, undo and
+redo, saving the edited layout, and the edited day set beside its unedited twin.
+
+Every edit goes to the simulation's own thread through one entry point (``SimThread.apply_edit``),
+so it lands between two steps of the day, never during one. Edits are sent one at a time: an undo
+asked for while its edit is on its way waits for it (the inverse is known only once the edit has
+been resolved: which gate, which tugs). From the first edit of a day the unedited twin, same
+airport, settings and seed, runs in a thread of its own and the compare panel shows both days at
+the same simulated time.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from pathlib import Path
+
+from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtGui import QAction, QCursor, QKeySequence, QUndoCommand, QUndoStack
+from PySide6.QtWidgets import QFileDialog, QMenu
+
+from engine.airport.layout_io import LayoutError
+from engine.sim.edits import CloseGate, CloseRoad, OpenGate, OpenRoad, save_edited
+
+from .sim_panel import format_clock
+from .sim_worker import SimThread
+from .whatif_layer import WhatIfLayer
+from .whatif_panel import WhatIfPanel
+
+GATE_CHOICES = 8        # gates offered by name when closing one (the nearest open ones)
+
+
+class EditCommand(QUndoCommand):
+    """One edit on the undo stack: redo sends the edit, undo its inverse (both as resolved)."""
+
+    def __init__(self, whatif: "WhatIf", edit):
+        super().__init__(edit.text)
+        self.whatif, self.edit, self.inverse = whatif, edit, None
+        self.refused = False
+
+    def redo(self) -> None:
+        self.whatif._queue(self, redo=True)
+
+    def undo(self) -> None:
+        self.whatif._queue(self, redo=False)
+
+
+class WhatIf(QObject):
+    """``applied(Applied)``: an edit took effect and is drawn. ``compared(t)``: the compare
+    panel shows both days at simulated time ``t``."""
+
+    applied = Signal(object)
+    refused = Signal(str)
+    compared = Signal(float)
+
+    def __init__(self, window):
+        super().__init__(window)
+        self.window = window
+        self.player = window.player
+        self.view = window.map_view
+        self.stack = QUndoStack(self)
+        self.panel = WhatIfPanel(self.stack)
+        self.dock = window._scroll_dock("What-if", "whatif-dock", self.panel,
+                                        Qt.DockWidgetArea.RightDockWidgetArea)
+        window.tabifyDockWidget(window.sim_dock, self.dock)
+        window.sim_dock.raise_()
+        self.layer = WhatIfLayer(self.view)
+        self.base = None             # (airport, SimConfig) of the day as planned
+        self.layout = None           # the airport as edited (``edited_layout``), None: no edit
+        self.moved_gates: dict[str, str] = {}
+        self.last = None             # the latest Applied
+        self._pending: deque = deque()
+        self._sent = None            # (command, redo) with the worker now
+        self.menu: QMenu | None = None
+        self.twin = SimThread(self)
+        self._twins = 0                # twins started (each its own generation on the twin thread)
+        self._twin_generation = 0      # the current day's twin; 0: none yet
+        self._twin_busy = False
+        self._edited_at: dict[float, dict] = {}    # KPI samples of the edited day by time
+        self._shown_t = 0.0
+
+        worker = self.player.runner.worker
+        worker.edited.connect(self._on_edited)
+        worker.editRefused.connect(self._on_refused)
+        self.twin.worker.stepped.connect(self._on_twin)
+        self.player.loaded.connect(self._on_day_loaded)
+        self.player.stepped.connect(self._on_stepped)
+        self.panel.editRequested.connect(self.edit)
+        self.panel.saveRequested.connect(self.save_layout)
+        self.stack.indexChanged.connect(lambda _: self._update_actions())
+        before = self.view.click_filter
+        self.view.click_filter = lambda x, y: bool(before and before(x, y)) or self._on_click(x, y)
+        self.view.scene().sigMouseClicked.connect(self._on_scene_clicked)
+        self._build_actions()
+
+    # -- actions ---------------------------------------------------------------------------------
+    def _build_actions(self) -> None:
+        w = self.window
+        self.undo_action = self.stack.createUndoAction(self, "&Undo edit")
+        self.undo_action.setShortcut(QKeySequence("Ctrl+Z"))
+        self.redo_action = self.stack.createRedoAction(self, "&Redo edit")
+        self.redo_action.setShortcut(QKeySequence("Ctrl+Shift+Z"))
+        self.save_action = QAction("Save &edited layout as…", self)
+        self.save_action.setShortcut(QKeySequence("Ctrl+Shift+S"))
+        self.save_action.triggered.connect(lambda: self.save_layout())
+        menus = w.menuBar().actions()
+        file_menu = next(a.menu() for a in menus if a.text() == "&File")
+        first_export = next(a for a in file_menu.actions() if a.text().startswith("Export"))
+        file_menu.insertAction(first_export, self.save_action)
+        edit_menu = QMenu("&Edit", w)
+        edit_menu.addAction(self.undo_action)
+        edit_menu.addAction(self.redo_action)
+        w.menuBar().insertMenu(menus[1], edit_menu)
+        for action in (self.undo_action, self.redo_action, self.save_action):
+            w.addAction(action)      # shortcuts work wherever the focus is
+        self._update_actions()
+
+    def _update_actions(self) -> None:
+        self.save_action.setEnabled(self.layout is not None)
+        self.panel.save_button.setEnabled(self.layout is not None)
+
+    # -- edits -----------------------------------------------------------------------------------
+    def edit(self, edit) -> None:
+        """Apply ``edit`` (``engine.sim.edits``) to the running day, undoably."""
+        if self.base is None:
+            self.window.show_status("The simulated day is still being prepared: edit it then.")
+            return
+        self.stack.push(EditCommand(self, edit))
+
+    def toggle_road(self, k: int) -> None:
+        """Close road ``k`` (of the unedited airport) or reopen it if it is closed."""
+        road = self.base[0].roads[k]
+        if self.layout is None or road in self.layout.roads:
+            self.edit(CloseRoad(road.a, road.b))
+        else:
+            open_before = set(self.layout.roads)
+            index = sum(1 for r in self.base[0].roads[:k] if r in open_before)
+            self.edit(OpenRoad(road, index))
+
+    def gate_closed(self, gate: str) -> bool:
+        return gate in self.moved_gates
+
+    def _queue(self, command: EditCommand, redo: bool) -> None:
+        if command.refused:
+            return
+        self._pending.append((command, redo))
+        self._send_next()
+
+    def _send_next(self) -> None:
+        while self._sent is None and self._pending:
+            command, redo = self._pending.popleft()
+            edit = command.edit if redo else command.inverse
+            if command.refused or edit is None:
+                continue
+            self._sent = (command, redo)
+            self.player.runner.apply_edit(self.player.generation, edit)
+
+    def _on_edited(self, generation: int, applied, layout) -> None:
+        if generation != self.player.generation or self._sent is None:
+            return
+        command, redo = self._sent
+        self._sent = None
+        if redo:
+            command.edit, command.inverse = applied.edit, applied.inverse
+        else:
+            command.inverse, command.edit = applied.edit, applied.inverse
+        command.setText(command.edit.text)
+        self.layout, self.last = layout, applied
+        if isinstance(applied.edit, CloseGate):
+            self.moved_gates[applied.edit.gate] = applied.edit.to
+        elif isinstance(applied.edit, OpenGate):
+            self.moved_gates.pop(applied.edit.gate, None)
+        self._draw()
+        self.panel.set_fleets(layout.fleets)
+        self.window.show_status(applied.report())
+        self._update_actions()
+        if not self._twin_generation:
+            self._start_twin()
+        self.applied.emit(applied)
+        self._send_next()
+
+    def _on_refused(self, generation: int, why: str) -> None:
+        if generation != self.player.generation or self._sent is None:
+            return
+        command, redo = self._sent
+        self._sent = None
+        self.window.show_status(f"Edit not applied: {why}")
+        if redo and command.inverse is None:     # never applied: it leaves the stack
+            command.refused = True
+            command.setObsolete(True)
+            if self.stack.command(self.stack.index() - 1) is command:
+                self.stack.undo()
+        self.refused.emit(why)
+        self._send_next()
+
+    def _draw(self) -> None:
+        base = self.base[0]
+        open_now = set(self.layout.roads) if self.layout is not None else set(base.roads)
+        closed = [k for k, r in enumerate(base.roads) if r not in open_now]
+        self.layer.show(closed, dict(self.moved_gates))
+
+    # -- the map ---------------------------------------------------------------------------------
+    def _on_click(self, x: float, y: float) -> bool:
+        """A left click on a road (away from every node) closes or reopens it."""
+        if self.base is None or self.view.node_at(x, y) is not None:
+            return False
+        k = self.layer.road_at(x, y)
+        if k is None:
+            return False
+        self.toggle_road(k)
+        return True
+
+    def _on_scene_clicked(self, event) -> None:
+        if event.button() != Qt.MouseButton.RightButton or self.base is None:
+            return
+        vb = self.view.getPlotItem().vb
+        if not vb.sceneBoundingRect().contains(event.scenePos()):
+            return
+        p = vb.mapSceneToView(event.scenePos())
+        node = self.view.node_at(p.x(), p.y())
+        menu = None
+        if node is not None and (self.gate_closed(node) or self.base[0].node(node).kind == "gate"):
+            menu = self.gate_menu(node)
+        elif (k := self.layer.road_at(p.x(), p.y())) is not None:
+            menu = self.road_menu(k)
+        if menu is not None:
+            event.accept()
+            menu.popup(QCursor.pos())
+
+    def gate_menu(self, gate: str) -> QMenu:
+        """The right-click menu of a gate: close it (flights to the nearest free gate or to one
+        picked by name), or reopen it."""
+        menu = self._new_menu()
+        name = self.base[0].node(gate).name
+        if self.gate_closed(gate):
+            menu.addAction(f"Reopen gate {name}", lambda: self.edit(OpenGate(gate)))
+            return menu
+        menu.addAction(f"Close gate {name}: flights to the nearest free gate",
+                       lambda: self.edit(CloseGate(gate)))
+        to = menu.addMenu(f"Close gate {name}: flights to")
+        for other in self._nearest_open_gates(gate):
+            to.addAction(self.base[0].node(other).name,
+                         lambda _=False, o=other: self.edit(CloseGate(gate, o)))
+        return menu
+
+    def road_menu(self, k: int) -> QMenu:
+        menu = self._new_menu()
+        road = self.base[0].roads[k]
+        closed = self.layout is not None and road not in self.layout.roads
+        menu.addAction(f"{'Reopen' if closed else 'Close'} road {road.a}–{road.b}",
+                       lambda: self.toggle_road(k))
+        return menu
+
+    def _new_menu(self) -> QMenu:
+        if self.menu is not None:
+            self.menu.close()
+        self.menu = QMenu(self.window)
+        return self.menu
+
+    def _nearest_open_gates(self, gate: str) -> list[str]:
+        a = self.base[0]
+        g = a.node(gate)
+        gates = [n for n in a.gates() if n.id != gate and n.id not in self.moved_gates]
+        gates.sort(key=lambda n: ((n.x - g.x) ** 2 + (n.y - g.y) ** 2, n.id))
+        return [n.id for n in gates[:GATE_CHOICES]]
+
+    # -- saving ----------------------------------------------------------------------------------
+    def history(self) -> list[str]:
+        """The edits in effect, in order (those undone left out)."""
+        return [self.stack.command(i).text() for i in range(self.stack.index())]
+
+    def save_layout(self, path=None) -> Path | None:
+        """File ▸ Save edited layout as…: the airport as edited, as a layout file."""
+        if self.layout is None:
+            self.window.show_status("No edits to save yet.")
+            return None
+        if path is None:
+            name = self.base[0].name.replace(" ", "-")
+            path, _ = QFileDialog.getSaveFileName(self.window, "Save edited layout",
+                                                  str(Path.cwd() / f"{name}-edited.json"),
+                                                  "Airport layouts (*.json)")
+            if not path:
+                return None
+        try:
+            save_edited(self.layout, path, self.history())
+        except (LayoutError, OSError) as exc:
+            self.window._show_error("Could not save the edited layout", str(exc))
+            return None
+        self.window.show_status(f"Saved the edited layout ({len(self.history())} edits) to {path}")
+        return Path(path)
+
+    # -- a new day -------------------------------------------------------------------------------
+    def _on_day_loaded(self, _facts) -> None:
+        """A new day (new airport or restart): as planned, nothing edited, no twin yet."""
+        w = self.window
+        self.base = (w.airport, w.sim_config())
+        self.stack.clear()
+        self._pending.clear()
+        self._sent = None
+        self.layout, self.last, self.moved_gates = None, None, {}
+        self.layer.set_airport(w.airport)
+        self.panel.set_fleets(w.airport.fleets)
+        self.panel.clear_compare()
+        self._twin_generation, self._twin_busy = 0, False
+        self._edited_at = {}
+        self._update_actions()
+
+    # -- the unedited twin -------------------------------------------------------------------------
+    def _start_twin(self) -> None:
+        self._twins += 1
+        self._twin_generation, self._twin_busy = self._twins, True
+        self.panel.compare_label.setText("Starting the unedited day from the same seed…")
+        self.twin.load(self._twin_generation, *self.base)
+
+    def _on_stepped(self, result) -> None:
+        """The edited day reached a new shown time: keep its sample, ask the twin for it."""
+        if not self._twin_generation:
+            return
+        self._shown_t = result.snapshot.t
+        self._edited_at[self._shown_t] = result.snapshot.kpis
+        self._ask_twin()
+
+    def _ask_twin(self) -> None:
+        if not self._twin_busy and self._edited_at:
+            self._twin_busy = True
+            self.twin.advance(self._twin_generation, self._shown_t)
+
+    def _on_twin(self, result) -> None:
+        if result.generation != self._twin_generation:
+            return
+        self._twin_busy = False
+        t = result.snapshot.t
+        edited = self._edited_at.get(t)
+        if edited is not None:
+            self.panel.show_compare(format_clock(t), edited, result.snapshot.kpis)
+            self._edited_at = {k: v for k, v in self._edited_at.items() if k >= t}
+            self.compared.emit(t)
+        elif t < self._shown_t:
+            self.panel.compare_label.setText(
+                f"The unedited day is catching up: {format_clock(t)} of "
+                f"{format_clock(self._shown_t)}…")
+        if t < self._shown_t:
+            self._ask_twin()
+
+    def shutdown(self) -> None:
+        self.twin.shutdown()
