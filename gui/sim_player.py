@@ -216,6 +216,9 @@ class SimPlayer(QObject):
             if self.play_when_ready:
                 self.play_when_ready = False
                 self.play()
+        elif not self.playing and result.snapshot.t <= self.clock + 1e-9:
+            self._show_reached()   # a result at the paused clock (a what-if edit): drawn at once
+            self.frame.emit(self.clock, self.positions())
         if self.playing:
             self._maybe_request()
 
