@@ -1,5 +1,6 @@
 """The spanning-forest benchmark's PNG: solve time (graph resident) against edges for every
-variant and peer, one panel per graph family, log–log. Matplotlib, no display.
+variant and peer, one panel per graph family, log–log (a point in several reports: the first).
+Matplotlib, no display.
 
     python -m engine.bench.mst_plot OUT.png REPORT.json [REPORT.json …]
 """
@@ -9,19 +10,18 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402  (after choosing the headless backend)
-
-from .problems import load_report  # noqa: E402
+from .plot_file import main as plot_main, plt, save
+from .problems import load_report
 
 FAMILIES = {"uniform": "uniform random (GTgraph, 6 edges/vertex)", "grid": "road-like grid",
             "rmat": "R-MAT (6 edges/vertex)"}
 
 
 def plot_reports(paths, out: Path, title: str = "") -> Path:
-    points = [p for path in paths for p in load_report(path).points if p.family in FAMILIES]
+    first = {}  # a (variant, graph) measured in two reports: the first report's point
+    for p in (p for path in paths for p in load_report(path).points if p.family in FAMILIES):
+        first.setdefault((p.variant, p.graph), p)
+    points = list(first.values())
     families = [f for f in FAMILIES if any(p.family == f for p in points)]
     fig, axes = plt.subplots(1, len(families), figsize=(5 * len(families), 4.2), squeeze=False)
     variants = list(dict.fromkeys(p.variant for p in points))
@@ -40,20 +40,11 @@ def plot_reports(paths, out: Path, title: str = "") -> Path:
         ax.tick_params(labelsize=7)
     axes[0, 0].set_ylabel("solve, graph resident (ms, median)", fontsize=8)
     axes[0, -1].legend(fontsize=7)
-    if title:
-        fig.suptitle(title, fontsize=10)
-    fig.tight_layout()
-    fig.savefig(out, dpi=110)
-    plt.close(fig)
-    return Path(out)
+    return save(fig, out, title)
 
 
 def main(argv: list[str]) -> int:
-    if len(argv) < 2:
-        print(__doc__, file=sys.stderr)
-        return 2
-    print(f"wrote {plot_reports(argv[1:], Path(argv[0]))}")
-    return 0
+    return plot_main(argv, plot_reports, __doc__)
 
 
 if __name__ == "__main__":

@@ -9,12 +9,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402  (after choosing the headless backend)
-
-from .problems import load_report  # noqa: E402
+from .plot_file import main as plot_main, plt, save
+from .problems import load_report
 
 
 def plot_reports(paths, out: Path, title: str = "") -> Path:
@@ -37,20 +33,11 @@ def plot_reports(paths, out: Path, title: str = "") -> Path:
         ax.tick_params(labelsize=7)
         ax.grid(axis="x", alpha=0.3)
     axes[-1, 0].set_xlabel("warm call, graph resident, answer in host memory (ms, median)")
-    if title:
-        fig.suptitle(title, fontsize=10)
-    fig.tight_layout()
-    fig.savefig(out, dpi=110)
-    plt.close(fig)
-    return Path(out)
+    return save(fig, out, title)
 
 
 def main(argv: list[str]) -> int:
-    if len(argv) < 2:
-        print(__doc__, file=sys.stderr)
-        return 2
-    print(f"wrote {plot_reports(argv[1:], Path(argv[0]))}")
-    return 0
+    return plot_main(argv, plot_reports, __doc__)
 
 
 if __name__ == "__main__":
