@@ -65,7 +65,7 @@ class LayoutAnalysisWindow(QWidget):
         layout = QVBoxLayout(self)
         layout.addWidget(self.status)
         layout.addWidget(splitter, 1)
-        self._relay = _Relay(self)
+        self._relay = _Relay()  # no parent: the task holds it, so closing the window early is safe
         self._relay.done.connect(self._show)
         self._relay.failed.connect(lambda message: self.status.setText(f"Analysis failed: {message}"))
         QThreadPool.globalInstance().start(_AnalysisTask(airport, self._relay))

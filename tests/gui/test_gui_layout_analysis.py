@@ -35,3 +35,12 @@ def test_bridges_are_listed_and_drawn_over_the_minimum_network(qtbot):
              for it in window.map_view.getPlotItem().items
              if isinstance(it, pg.PlotDataItem) and it.opts["pen"].color().name() in (TREE, BRIDGE)}
     assert drawn == {TREE: 6, BRIDGE: 2}
+
+
+def test_closing_the_window_before_the_answer_is_safe(qtbot):
+    window = LayoutAnalysisWindow(small_airport())
+    relay = window._relay
+    window.close()
+    window.deleteLater()
+    with qtbot.waitSignal(relay.done, timeout=30_000):  # the worker still finishes and reports
+        pass
