@@ -6,7 +6,7 @@ import json
 import pytest
 
 from engine.airport.graphml import load_graphml, save_graphml
-from engine.airport.layout import Airport, Fleet, Node, Road
+from engine.airport.layout import Airport, Fleet, Node, Road, ScheduleParams
 from engine.airport.layout_io import (LayoutError, bundled_airports, dumps_airport, load_airport,
                               save_airport)
 
@@ -229,3 +229,40 @@ def test_duplicate_road_names_the_road_it_repeats(tmp_path):
     doc["roads"].append({"a": "D", "b": "G1", "length_m": 60, "seconds": 12, "one_way": True})
     assert _problems(doc, tmp_path) == [
         "road #3 (D -> G1): duplicate road, D -> G1 is already road #1"]
+
+
+def test_a_files_schedule_sets_its_day_and_only_what_differs_is_written(tmp_path):
+    doc = _doc()
+    doc["schedule"] = {"bank_period_s": 1800, "banks": 36, "gate_use": 0.17}
+    doc["fleets"][0]["carts"] = 4
+    a = _load(doc, tmp_path)
+    assert a.schedule == ScheduleParams(bank_period_s=1800.0, banks=36, gate_use=0.17)
+    assert a.fleets[0].carts == 4
+    text = dumps_airport(a)
+    assert '"schedule": {"bank_period_s": 1800, "banks": 36, "gate_use": 0.17}' in text
+    assert '"carts": 4' in text
+    assert '"schedule"' not in dumps_airport(_tiny()) and '"carts"' not in dumps_airport(_tiny())
+    save_graphml(a, tmp_path / "a.graphml")
+    assert load_graphml(tmp_path / "a.graphml") == a
+
+
+@pytest.mark.parametrize("schedule, problem", [
+    ({"gate_use": 1.5}, "schedule: gate_use must be a number in (0, 1], got 1.5"),
+    ({"banks": 2.5}, "schedule: banks must be a whole number >= 0 (0: no limit), got 2.5"),
+    ({"transfer_mean": -1}, "schedule: transfer_mean must be a positive number, got -1"),
+    ({"first_bank_s": "dawn"}, "schedule: first_bank_s must be a number >= 0, got 'dawn'"),
+    ({"waves": 3}, "schedule: unknown parameter 'waves'"),
+    ({"min_connection_s": 3600, "max_connection_s": 1800},
+     "schedule: max_connection_s must be more than min_connection_s"),
+    ([1, 2], "top level: 'schedule' must be an object {parameter: number}"),
+])
+def test_a_bad_schedule_is_named(tmp_path, schedule, problem):
+    doc = _doc()
+    doc["schedule"] = schedule
+    assert any(line.startswith(problem) for line in _problems(doc, tmp_path))
+
+
+def test_a_fleet_with_bad_carts_is_named(tmp_path):
+    doc = _doc()
+    doc["fleets"][0]["carts"] = -1
+    assert "fleet #1 (depot D): carts must be a whole number >= 0 (0: no limit), got -1" in _problems(doc, tmp_path)

@@ -9,7 +9,8 @@ from engine.airport.layout_io import bundled_airports, load_airport
 from engine.sim import DELIVERED, MISCONNECTED, ON_TUG, WAITING, SimConfig, Simulation
 from engine.sim.bags import Bags, ConservationError
 from engine.sim.kpi import deterministic
-from engine.sim.schedule import BagSet, FlightsError, read_flights_csv
+from engine.airport.layout import ScheduleParams
+from engine.sim.schedule import GATE_CLEAR_S, BagSet, FlightsError, read_flights_csv
 from engine.sim.tugs import DRIVING
 
 
@@ -183,3 +184,36 @@ def test_flights_read_from_csv(tmp_path, regional):
     bad.write_text("flight,gate,arrival,departure\nXY1,NOPE,00:30,01:45\n")
     with pytest.raises(FlightsError, match="bad.csv: line 2: no node .NOPE."):
         read_flights_csv(bad, index)
+
+
+def test_no_tug_carries_bags_for_more_stands_than_it_has_carts(regional):
+    # bags are sorted by flight: each cart a tug tows holds the bags of one stand
+    sim = Simulation(regional, SimConfig(hours=3, seed=4))
+    assert {t.carts for t in sim.tugs} == {regional.fleets[0].carts} and regional.fleets[0].carts > 0
+    most = 0
+    while not sim.finished:
+        sim.step(30)
+        for tug in sim.tugs:
+            stands = len(np.unique(sim.bags.set.dest[sim.onboard(tug)]))
+            assert stands <= tug.carts
+            most = max(most, stands)
+    assert most == regional.fleets[0].carts     # the limit binds: tugs fill every cart
+
+
+def test_a_gate_turns_one_aircraft_at_a_time(regional):
+    flights = Simulation(regional, SimConfig(hours=24, seed=1)).schedule.flights
+    by_gate = {}
+    for f in flights:
+        by_gate.setdefault(f.gate, []).append(f)
+    for turns in by_gate.values():
+        turns.sort(key=lambda f: f.arrival)
+        assert all(b.arrival >= a.departure + GATE_CLEAR_S for a, b in zip(turns, turns[1:]))
+    assert max(len(t) for t in by_gate.values()) > 1
+
+
+def test_the_day_is_the_airports_own_unless_the_config_gives_one(regional):
+    own = Simulation(regional, SimConfig(hours=6, seed=0)).schedule.flights
+    assert min(f.arrival for f in own) >= regional.schedule.first_bank_s
+    generic = Simulation(regional, SimConfig(hours=6, seed=0, params=ScheduleParams())).schedule.flights
+    assert min(f.arrival for f in generic) < regional.schedule.first_bank_s
+    assert len(generic) != len(own)

@@ -16,11 +16,15 @@ import math
 
 import numpy as np
 
-from .layout import Airport, Fleet, Node, Road
+from .layout import Airport, Fleet, Node, Road, ScheduleParams
 
-KMH_SERVICE = 25.0   # apron service roads and perimeter roads
-KMH_STAND = 10.0     # head-of-stand road, stand and equipment lanes
-KMH_TUNNEL = 15.0    # baggage tunnel and ramps
+# Speeds and tugs from published figures; airports/README.md cites each ("Calibrated days").
+KMH_SERVICE = 24.0   # apron service and perimeter roads: the 15 mph ramp limit
+KMH_STAND = 8.0      # head-of-stand road, stand and equipment lanes: 5 mph near aircraft
+KMH_TUNNEL = 15.0    # baggage tunnel and ramps (invented)
+TUG_SPEED_MPS = 6.7  # a tug cruises at the ramp limit (15 mph); roads cap it below that
+CARTS = 4            # carts a tug tows, each loaded for one flight
+TUG_CAPACITY = 160   # 4 carts of about 40 bags (an LD3 container holds about 40)
 
 
 class Builder:
@@ -52,9 +56,10 @@ class Builder:
         for a, b in zip(ids, ids[1:]):
             self.road(a, b, kmh, one_way)
 
-    def airport(self, name, description, inspired_by, fleets, bags) -> Airport:
+    def airport(self, name, description, inspired_by, fleets, bags,
+                schedule=ScheduleParams()) -> Airport:
         return Airport(name, description, inspired_by, list(self.nodes.values()), list(self.roads),
-                       fleets, bags)
+                       fleets, bags, schedule)
 
 
 def stand_row(b: Builder, prefix: str, gates: list[str], origin, along, out, spacing: float,
@@ -167,6 +172,15 @@ def starting_bags(gates: list[str], rng: np.random.Generator, high: int = 10) ->
 
 # -- the bundled airports ----------------------------------------------------------------------
 
+# ATL's day (airports/README.md, "Calibrated days", cites each figure): a rolling hub, a wave
+# every 30 min for 18 hours from 00:30 of the simulated day, ~1,060 turns (775,818 movements in
+# 2023), ~135 passengers a movement, ~0.56 checked bags a passenger, ~60% of them connecting;
+# Delta's 35-min domestic minimum connection, connections averaging ~77 min.
+ATL_DAY = ScheduleParams(bank_period_s=1800.0, first_bank_s=1800.0, banks=36, gate_use=0.17,
+                         transfer_mean=45.0, checkin_mean=30.0, min_connection_s=2100.0,
+                         max_connection_s=7200.0)
+ATL_TUGS_PER_DEPOT = 125
+
 ATL_CONCOURSES = [("T", 17, 45.0), ("A", 29, 45.0), ("B", 32, 45.0), ("C", 34, 45.0),
                   ("D", 40, 42.0), ("E", 28, 65.0), ("F", 15, 75.0)]
 
@@ -209,7 +223,7 @@ def build_hub() -> Airport:
         depots.append(d)
     gates = [n.id for n in b.nodes.values() if n.kind == "gate"]
     rng = np.random.default_rng(2026)
-    fleets = [Fleet(d, 24, 40, 5.5) for d in depots]
+    fleets = [Fleet(d, ATL_TUGS_PER_DEPOT, TUG_CAPACITY, TUG_SPEED_MPS, CARTS) for d in depots]
     return b.airport(
         "Hub (ATL-like)",
         "Large hub: seven parallel midfield concourses T, A, B, C, D, E, F between the domestic "
@@ -218,12 +232,21 @@ def build_hub() -> Airport:
         "road along the building and one-way service lanes behind the stands circulating "
         "counter-clockwise round the pier; perimeter service roads join the pier tips; a two-way "
         "baggage tunnel under the concourses (as ATL's) joins the bag rooms: the terminals' and "
-        "concourses B and D's are sort stations. Four tug depots, 24 tugs each.",
+        "concourses B and D's are sort stations. Four tug depots; the day is calibrated (see "
+        "airports/README.md).",
         "Hartsfield–Jackson Atlanta (ATL): parallel midfield concourses T, A–F with the published "
         "per-concourse gate counts T 17, A 29, B 32, C 34, D 40, E 28, F 15 (about 195 gates; "
         "counts vary slightly by source and year). Distances and stand spacing are approximate; "
         "the remote stands, depots and bag-room placement are invented.",
-        fleets, starting_bags(gates, rng, 8))
+        fleets, starting_bags(gates, rng, 8), ATL_DAY)
+
+
+# A regional airport's day: a wave every 90 min for 18 hours from 00:30, ~100 turns on 28 stands,
+# ~100 bags a departure (most passengers check a bag), few connections (5 bags a flight).
+REGIONAL_DAY = ScheduleParams(bank_period_s=5400.0, first_bank_s=1800.0, banks=12, gate_use=0.35,
+                              transfer_mean=5.0, checkin_mean=100.0, min_connection_s=2100.0,
+                              max_connection_s=7200.0)
+REGIONAL_TUGS = 8
 
 
 def build_regional() -> Airport:
@@ -258,7 +281,8 @@ def build_regional() -> Airport:
         "A generic single-terminal regional airport with a linear terminal and one row of contact "
         "stands (the shape of many 20–40 stand European regional airports); dimensions "
         "approximate, not a copy of any one airport.",
-        [Fleet(depot, 8, 30, 5.0)], starting_bags(ids, rng, 8))
+        [Fleet(depot, REGIONAL_TUGS, TUG_CAPACITY, TUG_SPEED_MPS, CARTS)], starting_bags(ids, rng, 8),
+        REGIONAL_DAY)
 
 
 # The paper's Fig. 4 (Fig. 1 "slightly modified"; its picture is not in the text). Travel times

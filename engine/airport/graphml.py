@@ -2,7 +2,8 @@
 
 Export writes a directed graph: one edge per road (a -> b) with ``length_m``, ``seconds`` and
 ``one_way`` and ``road`` (its position in the file, so the order survives); nodes carry ``kind``, ``name``, ``x``, ``y`` and ``bags``; the graph carries
-``name``, ``description``, ``inspired_by`` and ``fleets`` (a JSON list). Import reads that back
+``name``, ``description``, ``inspired_by``, ``fleets`` (a JSON list) and ``schedule`` (a JSON
+object, when the day differs from the defaults). Import reads that back
 unchanged, and is lenient with foreign files: an undirected graph gives two-way roads, a missing
 kind is a junction, a missing length is the straight-line distance, missing seconds come from
 the default speed, and with no fleets each depot gets a default fleet. Everything then passes the
@@ -19,16 +20,17 @@ import networkx as nx
 
 from .layout import Airport
 from ..input_error import MAX_FILE_BYTES, shown
-from .layout_io import LayoutError, airport_from_dict
+from .layout_io import LayoutError, airport_from_dict, airport_to_dict
 
 DEFAULT_FLEET = {"count": 4, "capacity": 40, "speed_mps": 5.5}
 
 
 def airport_to_graph(airport: Airport) -> nx.DiGraph:
+    doc = airport_to_dict(airport)
     g = nx.DiGraph(name=airport.name, description=airport.description,
-                   inspired_by=airport.inspired_by,
-                   fleets=json.dumps([{"depot": f.depot, "count": f.count, "capacity": f.capacity,
-                                       "speed_mps": f.speed_mps} for f in airport.fleets]))
+                   inspired_by=airport.inspired_by, fleets=json.dumps(doc["fleets"]))
+    if doc["schedule"]:
+        g.graph["schedule"] = json.dumps(doc["schedule"])
     for n in airport.nodes:
         g.add_node(n.id, kind=n.kind, name=n.name, x=float(n.x), y=float(n.y),
                    bags=int(airport.bags.get(n.id, 0)))
@@ -77,12 +79,16 @@ def graph_to_airport(g: nx.Graph, source="<graph>") -> Airport:
         fleets = []
     if fleets is None:
         fleets = [{"depot": n["id"], **DEFAULT_FLEET} for n in nodes if n["kind"] == "depot"]
+    try:
+        schedule = json.loads(g.graph.get("schedule", "{}"))
+    except (TypeError, json.JSONDecodeError) as exc:
+        problems.append(f"graph attribute 'schedule': not a JSON object ({exc})")
     if problems:
         raise LayoutError(source, problems)
     doc = {"name": str(g.graph.get("name") or Path(str(source)).stem),
            "description": str(g.graph.get("description", "")),
            "inspired_by": str(g.graph.get("inspired_by", "")),
-           "nodes": nodes, "roads": roads, "fleets": fleets, "bags": bags}
+           "nodes": nodes, "roads": roads, "fleets": fleets, "bags": bags, "schedule": schedule}
     return airport_from_dict(doc, source=source)
 
 

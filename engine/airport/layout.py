@@ -41,6 +41,26 @@ class Fleet:
     count: int        # tugs
     capacity: int     # bags per tug (carts included)
     speed_mps: float  # cruising speed of a loaded tug
+    carts: int = 0    # carts a tug tows, each loaded for one flight: a tug carries bags for at
+                      # most this many flights at once (0: no such limit)
+
+
+@dataclass(frozen=True)
+class ScheduleParams:
+    """How the airport's generated day looks: flight waves, bags per flight, connections. The
+    defaults are a generic banked day; a layout file's ``schedule`` overrides any of them."""
+    bank_period_s: float = 5400.0       # a wave of arrivals then departures every 90 min
+    first_bank_s: float = 1350.0        # the first wave's arrivals start here
+    banks: int = 0                      # waves in the day (0: until the day ends)
+    gate_use: float = 0.6               # chance a free gate turns an aircraft in a wave
+    transfer_mean: float = 10.0         # transfer bags per inbound flight (Poisson mean)
+    checkin_mean: float = 12.0          # check-in bags per outbound flight (Poisson mean)
+    min_connection_s: float = 1800.0    # shortest legal connection
+    max_connection_s: float = 3 * 3600.0
+    loading_margin_s: float = 600.0     # bags must be at the gate this long before departure
+    unload_min_s: float = 300.0         # transfer bags ready 5-15 min after arrival
+    unload_max_s: float = 900.0
+    starting_deadline_s: tuple[float, float] = (1800.0, 5400.0)
 
 
 @dataclass
@@ -52,6 +72,7 @@ class Airport:
     roads: list[Road]
     fleets: list[Fleet]
     bags: dict[str, int] = field(default_factory=dict)  # bags waiting per node id at the start
+    schedule: ScheduleParams = ScheduleParams()          # how its generated day looks
 
     # -- lookup --------------------------------------------------------------------------------
     @property
@@ -123,5 +144,6 @@ class Airport:
         if not isinstance(other, Airport):
             return NotImplemented
         return (self.name, self.description, self.inspired_by, self.nodes, self.roads,
-                self.fleets, self.bags) == (other.name, other.description, other.inspired_by,
-                                            other.nodes, other.roads, other.fleets, other.bags)
+                self.fleets, self.bags, self.schedule) == (
+                    other.name, other.description, other.inspired_by, other.nodes, other.roads,
+                    other.fleets, other.bags, other.schedule)

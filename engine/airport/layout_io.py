@@ -9,10 +9,11 @@ from __future__ import annotations
 import json
 import math
 from collections import deque
+from dataclasses import asdict, fields, replace
 from pathlib import Path
 
 from ..input_error import InputError, read_json, shown
-from .layout import KINDS, Airport, Fleet, Node, Road, tug_seconds
+from .layout import KINDS, Airport, Fleet, Node, Road, ScheduleParams, tug_seconds
 
 FORMAT = "bagroute-airport"
 VERSION = 1
@@ -21,10 +22,12 @@ DEFAULT_SPEED_KMH = 20.0   # apron service roads: tugs towing carts are limited 
 AIRPORTS_DIR = Path(__file__).resolve().parents[2] / "airports"
 
 _TOP_KEYS = {"format", "version", "name", "description", "inspired_by", "default_speed_kmh",
-             "nodes", "roads", "fleets", "bags"}
+             "nodes", "roads", "fleets", "bags", "schedule"}
 _NODE_KEYS = {"id", "kind", "name", "x", "y"}
 _ROAD_KEYS = {"a", "b", "length_m", "seconds", "speed_kmh", "one_way"}
-_FLEET_KEYS = {"depot", "count", "capacity", "speed_mps"}
+_FLEET_KEYS = {"depot", "count", "capacity", "speed_mps", "carts"}
+# the generated day's parameters a file may set (engine.airport.layout.ScheduleParams)
+SCHEDULE_KEYS = tuple(f.name for f in fields(ScheduleParams) if f.name != "starting_deadline_s")
 
 # Limits past which a value is refused with its reason rather than simulated into nonsense.
 MAX_NODES = 20_000          # an all-pairs matrix of int32 costs: 1.6 GB at this size
@@ -73,6 +76,7 @@ def airport_from_dict(data, source="<data>") -> Airport:
     roads = _roads(data.get("roads"), ids, float(default_speed), p)
     fleets = _fleets(data.get("fleets"), ids, p)
     bags = _bags(data.get("bags", {}), ids, p)
+    schedule = _schedule(data.get("schedule", {}), p)
     if not p:
         _check_reachability(nodes, roads, fleets, p)
     if not p:
@@ -80,7 +84,7 @@ def airport_from_dict(data, source="<data>") -> Airport:
     if p:
         raise LayoutError(source, p)
     return Airport(name=name, description=description, inspired_by=inspired_by,
-                   nodes=nodes, roads=roads, fleets=fleets, bags=bags)
+                   nodes=nodes, roads=roads, fleets=fleets, bags=bags, schedule=schedule)
 
 
 def _text(obj, key, item, p, required=False) -> str:
@@ -247,8 +251,11 @@ def _fleets(raw, ids, p) -> list[Fleet]:
                 it.problem(f"{key} must be a whole number from 1 to {most:,}, got {shown(obj.get(key))}")
         if not _positive(obj.get("speed_mps")):
             it.problem(f"speed_mps must be a positive number, got {shown(obj.get('speed_mps'))}")
+        if not _count(obj.get("carts", 0), 0):
+            it.problem(f"carts must be a whole number >= 0 (0: no limit), got {shown(obj.get('carts'))}")
         if it.ok:
-            fleets.append(Fleet(depot, obj["count"], obj["capacity"], float(obj["speed_mps"])))
+            fleets.append(Fleet(depot, obj["count"], obj["capacity"], float(obj["speed_mps"]),
+                                obj.get("carts", 0)))
     return fleets
 
 
@@ -266,6 +273,37 @@ def _bags(raw, ids, p) -> dict[str, int]:
         else:
             bags[node_id] = count
     return bags
+
+
+def _schedule(raw, p) -> ScheduleParams:
+    """The file's ``schedule`` over the defaults: every value a number of the right range."""
+    if not isinstance(raw, dict):
+        p.append("top level: 'schedule' must be an object {parameter: number}")
+        return ScheduleParams()
+    before = len(p)
+    for key in sorted(set(raw) - set(SCHEDULE_KEYS)):
+        p.append(f"schedule: unknown parameter {key!r}; expected one of {', '.join(SCHEDULE_KEYS)}")
+    values = {k: raw[k] for k in SCHEDULE_KEYS if k in raw}
+    for key, v in values.items():
+        if key == "banks":
+            ok, what = _number(v) and v >= 0 and float(v).is_integer(), "a whole number >= 0 (0: no limit)"
+        elif key == "first_bank_s":
+            ok, what = _number(v) and v >= 0, "a number >= 0"
+        elif key == "gate_use":
+            ok, what = _number(v) and 0 < v <= 1, "a number in (0, 1]"
+        else:
+            ok, what = _positive(v), "a positive number"
+        if not ok:
+            p.append(f"schedule: {key} must be {what}, got {v!r}")
+    if len(p) > before:
+        return ScheduleParams()
+    sp = replace(ScheduleParams(), **{k: (int(v) if k == "banks" else float(v))
+                                      for k, v in values.items()})
+    if sp.max_connection_s <= sp.min_connection_s:
+        p.append("schedule: max_connection_s must be more than min_connection_s")
+    if sp.unload_max_s < sp.unload_min_s:
+        p.append("schedule: unload_max_s must be at least unload_min_s")
+    return sp
 
 
 def _check_reachability(nodes, roads, fleets, p) -> None:
@@ -332,14 +370,26 @@ def airport_to_dict(airport: Airport) -> dict:
         if r.one_way:
             d["one_way"] = True
         roads.append(d)
+    fleets = []
+    for f in airport.fleets:
+        d = {"depot": f.depot, "count": f.count, "capacity": f.capacity, "speed_mps": _num(f.speed_mps)}
+        if f.carts:
+            d["carts"] = f.carts
+        fleets.append(d)
     return {
         "format": FORMAT, "version": VERSION,
         "name": airport.name, "description": airport.description, "inspired_by": airport.inspired_by,
-        "fleets": [{"depot": f.depot, "count": f.count, "capacity": f.capacity,
-                    "speed_mps": _num(f.speed_mps)} for f in airport.fleets],
+        "fleets": fleets,
         "bags": {k: v for k, v in airport.bags.items()},
+        "schedule": schedule_to_dict(airport.schedule),
         "nodes": nodes, "roads": roads,
     }
+
+
+def schedule_to_dict(schedule: ScheduleParams) -> dict:
+    """The parameters that differ from the defaults, in field order (what a file writes)."""
+    default, own = asdict(ScheduleParams()), asdict(schedule)
+    return {k: _num(own[k]) for k in SCHEDULE_KEYS if own[k] != default[k]}
 
 
 def dumps_airport(airport: Airport) -> str:
@@ -350,6 +400,8 @@ def dumps_airport(airport: Airport) -> str:
     for key in ("format", "version", "name", "description", "inspired_by"):
         lines.append(f'  "{key}": {dump(d[key])},')
     lines.append(f'  "bags": {dump(d["bags"])},')
+    if d["schedule"]:
+        lines.append(f'  "schedule": {dump(d["schedule"])},')
     for key in ("fleets", "nodes", "roads"):
         items = d[key]
         last = key == "roads"

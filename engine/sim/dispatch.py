@@ -266,7 +266,7 @@ class ShortestPathDispatcher:
         if not len(ids):
             return ids
         ids = ids[sim.pickups.ldt[ids] >= arrive + STOP_S]
-        ids = ids[np.lexsort((ids, sim.pickups.ldt[ids]))]
+        ids = within_carts(sim, tug, ids[np.lexsort((ids, sim.pickups.ldt[ids]))])
         return ids[: max(0, tug.capacity - int(sim.bags.on_tug[tug.id]))]
 
     def top_up(self, sim, tug, node: int) -> np.ndarray:
@@ -294,9 +294,37 @@ class ShortestPathDispatcher:
         inner = path[1:-1]
         for p in inner[(sim.pickups.live[inner] > 0) & sim.pickable[inner]].tolist():
             ids = sim.pickups.available(p)
-            if (sim.pickups.ldt[ids] >= sim.t + STOP_S).any():
+            if len(within_carts(sim, tug, ids[sim.pickups.ldt[ids] >= sim.t + STOP_S])):
                 return p
         return None
+
+
+def within_carts(sim, tug, ids: np.ndarray) -> np.ndarray:
+    """The bags of ``ids`` (kept in order) that ``tug`` can take when each of its carts is loaded
+    for one stand, as bags are sorted by flight: bags for stands it already carries to, then
+    bags for new stands while it has carts to spare."""
+    if not tug.carts or not len(ids):
+        return ids
+    dest = sim.bags.set.dest
+    return ids[_fits_carts(dest[ids], np.unique(dest[sim.onboard(tug)]), tug.carts)]
+
+
+@numba.njit(cache=True, nogil=True)
+def _fits_carts(dests, carried, carts):
+    stands = np.empty(max(carts, carried.shape[0]), dtype=np.int64)
+    n = carried.shape[0]
+    stands[:n] = carried
+    keep = np.zeros(dests.shape[0], dtype=np.bool_)
+    for i in range(dests.shape[0]):
+        for j in range(n):
+            if stands[j] == dests[i]:
+                keep[i] = True
+                break
+        if not keep[i] and n < carts:
+            stands[n] = dests[i]
+            n += 1
+            keep[i] = True
+    return keep
 
 
 @numba.njit(cache=True, nogil=True)
@@ -343,7 +371,7 @@ class NearestJobDispatcher:
 
     def select(self, sim, tug, p: int):
         room = tug.capacity - sim.bags.on_tug[tug.id]
-        return sim.pickups.available(p)[:max(room, 0)]
+        return within_carts(sim, tug, sim.pickups.available(p))[:max(room, 0)]
 
     def top_up(self, sim, tug, node: int):
         return self.select(sim, tug, node)

@@ -22,9 +22,11 @@ from pathlib import Path
 
 import numpy as np
 
+from ..airport.layout import ScheduleParams
 from ..input_error import MAX_FILE_BYTES, InputError, shown
 
 TRANSFER, CHECKIN, STARTING = 0, 1, 2
+GATE_CLEAR_S = 600.0   # a stand is free for the next aircraft this long after a departure
 KIND_NAMES = ("transfer", "check-in", "starting")
 
 
@@ -34,20 +36,6 @@ class Flight:
     gate: int          # node index
     arrival: float     # seconds
     departure: float   # seconds
-
-
-@dataclass(frozen=True)
-class ScheduleParams:
-    bank_period_s: float = 5400.0       # a wave of arrivals then departures every 90 min
-    gate_use: float = 0.6               # chance a gate turns an aircraft in a bank
-    transfer_mean: float = 10.0         # transfer bags per inbound flight (Poisson mean)
-    checkin_mean: float = 12.0          # check-in bags per outbound flight (Poisson mean)
-    min_connection_s: float = 1800.0    # shortest legal connection
-    max_connection_s: float = 3 * 3600.0
-    loading_margin_s: float = 600.0     # bags must be at the gate this long before departure
-    unload_min_s: float = 300.0         # transfer bags ready 5-15 min after arrival
-    unload_max_s: float = 900.0
-    starting_deadline_s: tuple[float, float] = (1800.0, 5400.0)
 
 
 @dataclass
@@ -81,21 +69,24 @@ def usable_nodes(plain_dist: np.ndarray, depots: list[int]) -> np.ndarray:
 
 def generate_flights(gates: np.ndarray, hours: float, seed: int,
                      p: ScheduleParams = ScheduleParams()) -> list[Flight]:
-    """Banks of turns: arrivals in a 30-min window before each bank, departures 45-75 min after;
+    """Waves of turns: arrivals in a 30-min window from each wave's start, departures 45-75 min
+    after; a gate takes a new aircraft only once the last one has been gone ``GATE_CLEAR_S``;
     every departure falls inside the day so every bag's fate is known by the end."""
     rng = np.random.default_rng([seed, 1])
     end = hours * 3600.0
     flights: list[Flight] = []
+    free_at: dict[int, float] = {}
     bank = 0
-    start = 0.25 * p.bank_period_s
-    while start < end:
+    start = p.first_bank_s
+    while start < end and (not p.banks or bank < p.banks):
         for g in gates:
             if rng.random() >= p.gate_use:
                 continue
             arr = start + rng.uniform(0.0, 1800.0)
             dep = arr + rng.uniform(2700.0, 4500.0)
-            if dep > end:
+            if dep > end or arr < free_at.get(int(g), -np.inf):
                 continue
+            free_at[int(g)] = dep + GATE_CLEAR_S
             flights.append(Flight(f"F{bank:02d}-{int(g):04d}", int(g), round(arr, 1), round(dep, 1)))
         bank += 1
         start += p.bank_period_s

@@ -48,7 +48,7 @@ class SimConfig:
     dispatch_tick_s: float = 10.0
     kpi_every_s: float = 300.0
     flights: list[Flight] | None = None   # a schedule read from CSV; None: generated from seed
-    params: ScheduleParams = ScheduleParams()
+    params: ScheduleParams | None = None  # None: the airport's own (its file's schedule)
     load: float = 1.0                     # multiplies the bags per flight
 
 
@@ -94,8 +94,9 @@ class Simulation:
         gates = gates[usable[gates]]
         sorts = np.array([airport.index(n.id) for n in airport.sorts()], dtype=np.int64)
         sorts = sorts[usable[sorts]] if len(sorts) else sorts
-        params = replace(config.params, transfer_mean=config.params.transfer_mean * config.load,
-                         checkin_mean=config.params.checkin_mean * config.load)
+        base = config.params or airport.schedule
+        params = replace(base, transfer_mean=base.transfer_mean * config.load,
+                         checkin_mean=base.checkin_mean * config.load)
         flights = (config.flights if config.flights is not None
                    else generate_flights(gates, config.hours, config.seed, params))
         starting = {airport.index(k): v for k, v in airport.bags.items() if v > 0}
@@ -125,7 +126,7 @@ class Simulation:
             if config.tugs is not None:   # the requested total, shared out over the fleets
                 count = config.tugs // len(fleets) + (1 if i < config.tugs % len(fleets) else 0)
             for _ in range(count):
-                self.tugs.append(Tug(len(self.tugs), d, f.capacity, f.speed_mps, d))
+                self.tugs.append(Tug(len(self.tugs), d, f.capacity, f.speed_mps, d, carts=f.carts))
         self.capacities = np.array([t.capacity for t in self.tugs], dtype=np.int64)
         self.tables.tug_nodes = self.tug_nodes
         self._load = [_NO_BAGS for _ in self.tugs]   # per tug, the bags on it in loading order

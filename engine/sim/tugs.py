@@ -31,6 +31,7 @@ class Tug:
     distance_m: float = 0.0
     busy_s: float = 0.0                        # driving + handling seconds, clipped to the run
     retired: bool = False                      # out of service: takes no new job (a what-if edit)
+    carts: int = 0                             # stands it can carry bags for at once (0: any)
 
     def start_leg(self, path: np.ndarray, rel_times: np.ndarray, t0: float, target: int) -> None:
         self.path = path
