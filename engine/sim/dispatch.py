@@ -12,6 +12,9 @@ wherever such bags wait and it has room.
 
 ``NearestJobDispatcher`` (the baseline): nearest node with bags on plain travel time, bags first
 come first served up to capacity, nearest destination next, plain shortest routes.
+
+Both load a tug as bags are loaded on the ramp, sorted by flight: each of its carts holds the bags
+of one stand, so it takes bags for at most ``carts`` stands at once (``within_carts``).
 """
 
 from __future__ import annotations

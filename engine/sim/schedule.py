@@ -9,7 +9,9 @@ outbound flight (``departure``). Bags:
 - check-in: appear at the sort station nearest the departure gate, in the two hours before it;
 - starting: the airport file's bags waiting at t = 0, bound for a random usable gate.
 
-Every bag's deadline is its outbound departure less ``loading_margin_s``. Only gates that a tug can
+The numbers (``ScheduleParams``: waves, bags a flight, connections) are the airport's own, from
+its layout file's ``schedule``. Every bag's deadline is its outbound departure less
+``loading_margin_s``. Only gates that a tug can
 reach from its depot *and* leave again are used, so no job strands a tug (paper-5's A5 is a dead
 end).
 """
