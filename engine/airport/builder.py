@@ -179,7 +179,7 @@ def starting_bags(gates: list[str], rng: np.random.Generator, high: int = 10) ->
 ATL_DAY = ScheduleParams(bank_period_s=1800.0, first_bank_s=1800.0, banks=36, gate_use=0.17,
                          transfer_mean=45.0, checkin_mean=30.0, min_connection_s=2100.0,
                          max_connection_s=7200.0)
-ATL_TUGS_PER_DEPOT = 125
+ATL_TUGS_PER_DEPOT = 150   # 600 in all: the knee of the fleet curve (README, "Scenario sweeps")
 
 ATL_CONCOURSES = [("T", 17, 45.0), ("A", 29, 45.0), ("B", 32, 45.0), ("C", 34, 45.0),
                   ("D", 40, 42.0), ("E", 28, 65.0), ("F", 15, 75.0)]
@@ -246,7 +246,7 @@ def build_hub() -> Airport:
 REGIONAL_DAY = ScheduleParams(bank_period_s=5400.0, first_bank_s=1800.0, banks=12, gate_use=0.35,
                               transfer_mean=5.0, checkin_mean=100.0, min_connection_s=2100.0,
                               max_connection_s=7200.0)
-REGIONAL_TUGS = 8
+REGIONAL_TUGS = 24   # where its fleet curve flattens (README, "Scenario sweeps")
 
 
 def build_regional() -> Airport:

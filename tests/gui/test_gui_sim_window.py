@@ -169,7 +169,7 @@ def test_dropping_a_layout_file_opens_it_and_it_joins_the_recent_files(qtbot, wi
     names = [a.text() for a in window.recent_menu.actions()]
     assert names[:2] == ["regional.json", "paper-5.json"]
     qtbot.waitUntil(lambda: window.player.ready, timeout=SIM_TIMEOUT_MS)
-    assert window.sim_facts["tugs"] == 8
+    assert window.sim_facts["tugs"] == window.airport.tugs() > 1
 
 
 def test_large_airports_name_nodes_only_when_zoomed_in(qtbot, make_window, regional, monkeypatch):
