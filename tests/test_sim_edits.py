@@ -106,9 +106,9 @@ def test_undo_restores_the_exact_road_graph(regional):
     assert reopened.inverse == closed.edit
     assert sim.airport == airport == regional
     assert_same_graph(graph_state(sim), before)
-    faster = apply_edit(sim, SetSpeed("DEPOT", 7.5))
-    assert faster.solves and not np.array_equal(sim.tables.plain, before[4])
-    apply_edit(sim, faster.inverse)
+    slower = apply_edit(sim, SetSpeed("DEPOT", 5.0))    # below the roads' 24 km/h: times change
+    assert slower.solves and not np.array_equal(sim.tables.plain, before[4])
+    apply_edit(sim, slower.inverse)
     assert sim.airport == regional
     assert_same_graph(graph_state(sim), before)
     sim.run_until(sim.end_time, check=True)
@@ -193,7 +193,7 @@ def test_added_tugs_work_and_retired_ones_take_no_new_job(regional):
     sim = day(regional)
     added = apply_edit(sim, AddTugs("DEPOT", 2))
     new = [sim.tugs[k] for k in added.edit.tugs]
-    assert len(sim.tugs) == 10 and all(t.node == regional.index("DEPOT") for t in new)
+    assert len(sim.tugs) == regional.tugs() + 2 and all(t.node == regional.index("DEPOT") for t in new)
     sim.run_until(sim.t + 1800, check=True)
     assert all(t.distance_m > 0 for t in new)
     retired = apply_edit(sim, RetireTugs("DEPOT", 3))
@@ -206,7 +206,7 @@ def test_added_tugs_work_and_retired_ones_take_no_new_job(regional):
     back = apply_edit(sim, retired.inverse)
     assert back.edit.tugs == retired.edit.tugs and not any(t.retired for t in out)
     sim.run_until(sim.end_time, check=True)
-    assert len(edited_layout(sim).fleets) == 1 and edited_layout(sim).fleets[0].count == 10
+    assert len(edited_layout(sim).fleets) == 1 and edited_layout(sim).fleets[0].count == regional.tugs() + 2
 
 
 def test_moved_tugs_drive_to_their_new_depot(tmp_path):
@@ -247,8 +247,8 @@ def test_an_edit_that_cannot_apply_changes_nothing(regional):
     for edit, why in ((CloseRoad("G1", "NOPE"), "no open road"),
                       (CloseGate("DEPOT"), "not an open gate"),
                       (MoveTugs("DEPOT", "SORT"), "no tug fleet at SORT"),
-                      (RetireTugs("DEPOT", 8), "at least one tug"),
-                      (RetireTugs("DEPOT", 9), "cannot take 9"),
+                      (RetireTugs("DEPOT", regional.tugs()), "at least one tug"),
+                      (RetireTugs("DEPOT", regional.tugs() + 1), f"cannot take {regional.tugs() + 1}"),
                       (SetSpeed("DEPOT", 0), "above 0"),
                       (SetCapacity("DEPOT", 0), ">= 1"),
                       (OpenRoad(regional.roads[0]), "open already")):
@@ -283,7 +283,7 @@ def test_an_edited_layout_saves_as_a_valid_file_that_reads_back(regional, tmp_pa
     assert again == saved
     assert len(again.roads) == len(regional.roads) - 1
     assert again.node(g[2].id).kind == "junction" and len(again.gates()) == len(g) - 1
-    assert again.fleets[0].count == 10 and again.fleets[0].capacity == 24
+    assert again.fleets[0].count == regional.tugs() + 2 and again.fleets[0].capacity == 24
     assert "What-if edits: close road" in again.description
     day_on_it = Simulation(again, SimConfig(hours=2, seed=0, variant="cpu-blocked"))
     day_on_it.run_until(day_on_it.end_time, check=True)

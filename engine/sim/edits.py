@@ -168,7 +168,8 @@ class AddTugs:
         else:
             if self.count < 1:
                 raise EditError(f"add at least one tug at {self.depot}, not {self.count}")
-            ids = tuple(sim.add_tug(node, f.capacity, f.speed_mps).id for _ in range(self.count))
+            ids = tuple(sim.add_tug(node, f.capacity, f.speed_mps, f.carts).id
+                        for _ in range(self.count))
         return AddTugs(self.depot, len(ids), ids), RetireTugs(self.depot, len(ids), ids), []
 
 

@@ -406,9 +406,9 @@ class Simulation:
                                  for f, g0 in zip(self.schedule.flights, self._flight_gate0)]
         self.pickups.retime(latest_departure(b.set, self.tables.plain_s), self.t)
 
-    def add_tug(self, depot: int, capacity: int, speed_mps: float) -> Tug:
+    def add_tug(self, depot: int, capacity: int, speed_mps: float, carts: int = 0) -> Tug:
         """A new tug, idle at ``depot`` and free for the next dispatch round."""
-        tug = Tug(len(self.tugs), depot, capacity, speed_mps, depot)
+        tug = Tug(len(self.tugs), depot, capacity, speed_mps, depot, carts=carts)
         self.tugs.append(tug)
         self.capacities = np.append(self.capacities, capacity)
         self._load.append(_NO_BAGS)
