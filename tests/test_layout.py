@@ -247,10 +247,13 @@ def test_a_files_schedule_sets_its_day_and_only_what_differs_is_written(tmp_path
 
 
 @pytest.mark.parametrize("schedule, problem", [
-    ({"gate_use": 1.5}, "schedule: gate_use must be a number in (0, 1], got 1.5"),
-    ({"banks": 2.5}, "schedule: banks must be a whole number >= 0 (0: no limit), got 2.5"),
-    ({"transfer_mean": -1}, "schedule: transfer_mean must be a positive number, got -1"),
-    ({"first_bank_s": "dawn"}, "schedule: first_bank_s must be a number >= 0, got 'dawn'"),
+    ({"gate_use": 1.5}, "schedule: gate_use must be a number from above 0 to 1, got 1.5"),
+    ({"banks": 2.5}, "schedule: banks must be a whole number from 0 to 1000, got 2.5"),
+    ({"transfer_mean": -1}, "schedule: transfer_mean must be a number from 0 to 1000, got -1"),
+    ({"checkin_mean": 1e9}, "schedule: checkin_mean must be a number from 0 to 1000, got 1000000000.0"),
+    ({"bank_period_s": 0.001}, "schedule: bank_period_s must be a number from 60 to 86400, got 0.001"),
+    ({"first_bank_s": "dawn"}, "schedule: first_bank_s must be a number from 0 to 86400, got 'dawn'"),
+    ({"min_connection_s": 0}, "schedule: min_connection_s must be a number from above 0 to 86400, got 0"),
     ({"waves": 3}, "schedule: unknown parameter 'waves'"),
     ({"min_connection_s": 3600, "max_connection_s": 1800},
      "schedule: max_connection_s must be more than min_connection_s"),

@@ -26,8 +26,14 @@ _TOP_KEYS = {"format", "version", "name", "description", "inspired_by", "default
 _NODE_KEYS = {"id", "kind", "name", "x", "y"}
 _ROAD_KEYS = {"a", "b", "length_m", "seconds", "speed_kmh", "one_way"}
 _FLEET_KEYS = {"depot", "count", "capacity", "speed_mps", "carts"}
-# the generated day's parameters a file may set (engine.airport.layout.ScheduleParams)
+# the generated day's parameters a file may set (engine.airport.layout.ScheduleParams), each in
+# a range that keeps a day finite: seconds within a day, at most 1,000 waves or bags a flight
 SCHEDULE_KEYS = tuple(f.name for f in fields(ScheduleParams) if f.name != "starting_deadline_s")
+_DAY_S = 86400.0
+_SCHEDULE_RANGES = {"bank_period_s": (60.0, _DAY_S), "banks": (0.0, 1000.0), "gate_use": (0.0, 1.0),
+                    "transfer_mean": (0.0, 1000.0), "checkin_mean": (0.0, 1000.0)}
+_ZERO_OK = {"first_bank_s", "banks", "transfer_mean", "checkin_mean", "loading_margin_s",
+            "unload_min_s", "unload_max_s"}
 
 # Limits past which a value is refused with its reason rather than simulated into nonsense.
 MAX_NODES = 20_000          # an all-pairs matrix of int32 costs: 1.6 GB at this size
@@ -285,16 +291,13 @@ def _schedule(raw, p) -> ScheduleParams:
         p.append(f"schedule: unknown parameter {key!r}; expected one of {', '.join(SCHEDULE_KEYS)}")
     values = {k: raw[k] for k in SCHEDULE_KEYS if k in raw}
     for key, v in values.items():
-        if key == "banks":
-            ok, what = _number(v) and v >= 0 and float(v).is_integer(), "a whole number >= 0 (0: no limit)"
-        elif key == "first_bank_s":
-            ok, what = _number(v) and v >= 0, "a number >= 0"
-        elif key == "gate_use":
-            ok, what = _number(v) and 0 < v <= 1, "a number in (0, 1]"
-        else:
-            ok, what = _positive(v), "a positive number"
-        if not ok:
-            p.append(f"schedule: {key} must be {what}, got {v!r}")
+        low, high = _SCHEDULE_RANGES.get(key, (0.0, _DAY_S))
+        whole = key == "banks"
+        ok = _number(v) and low <= v <= high and (v > 0 or key in _ZERO_OK)
+        if not ok or (whole and not float(v).is_integer()):
+            what = "a whole number" if whole else "a number"
+            lowest = f"{low:g}" if low or key in _ZERO_OK else f"above {low:g}"
+            p.append(f"schedule: {key} must be {what} from {lowest} to {high:g}, got {shown(v)}")
     if len(p) > before:
         return ScheduleParams()
     sp = replace(ScheduleParams(), **{k: (int(v) if k == "banks" else float(v))
