@@ -49,7 +49,7 @@ class SimPanel(QWidget):
         form = QFormLayout(day)
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
         self.fleet_spin = QSpinBox()
-        self.fleet_spin.setRange(0, 500)
+        self.fleet_spin.setRange(0, 2000)   # the hub's fleet curve runs to 1,200
         self.fleet_spin.setSpecialValueText("airport's own")
         self.fleet_spin.setToolTip("Tugs in service, shared over the depots (0: the airport's fleets)")
         self.load_spin = QDoubleSpinBox()

@@ -52,7 +52,9 @@ def test_clicking_a_driving_tug_selects_it_and_shows_its_route_and_load(qtbot, s
     assert np.allclose(xs[1:], [w.airport.nodes[i].x for i in ahead])
     assert np.isclose(xs[0], w.tug_layer.positions[k, 0])
     assert f"Tug {k + 1}" in w.sim_panel.tug_title.text()
-    assert "Load" in w.sim_panel.tug_label.text() and "/ 30 bags" in w.sim_panel.tug_label.text()
+    capacity = w.airport.fleets[0].capacity           # the layout's tugs
+    label = w.sim_panel.tug_label.text()
+    assert "Load" in label and f"/ {capacity} bags" in label
     ring_x, _ = w.tug_layer.ring.getData()
     assert np.isclose(ring_x[0], w.tug_layer.positions[k, 0])
     assert vb is not None
