@@ -18,7 +18,7 @@ SIM = simulated()
 B = gpu_fast.B
 # Around gpu-fast's tile: one short of it, exactly it, one over, and one over two tiles.
 TILE_EDGE_SIZES = [B - 1, B, B + 1, 2 * B + 1]
-LARGE = [] if SIM else [257, 1000, 2049]
+LARGE = [] if SIM else [257, 1000, 2049, 3100]  # 3100: past MAPPED_MAX, copied
 
 
 def sample_pairs(n, count=400, seed=1):
@@ -35,10 +35,13 @@ def check(cost, variant):
     return result
 
 
-@pytest.fixture(params=["one launch", "many launches"])
+@pytest.fixture(params=["one launch", "many launches", "copied"])
 def fast_path(request, monkeypatch):
-    """gpu-fast on each of its two schedules, whatever the graph's size."""
+    """gpu-fast on each of its two schedules, whatever the graph's size, and the path large
+    graphs take (many launches, the input and answer copied through page-locked buffers)."""
     monkeypatch.setattr(gpu_fast, "ONE_LAUNCH_MAX", -1 if request.param == "one launch" else 0)
+    if request.param == "copied":
+        monkeypatch.setattr(gpu_fast, "MAPPED_MAX", 0)
     return request.param
 
 
@@ -114,6 +117,22 @@ def test_small_inputs_are_solved_where_they_were_converted_and_kept_while_used()
         np.testing.assert_array_equal(result.dist, scipy_distances(cost))
 
 
-def test_kernel_time_is_part_of_the_total_time():
+def test_copied_answers_have_int16_vias_where_they_fit_and_int32_beyond(monkeypatch):
+    monkeypatch.setattr(gpu_fast, "MAPPED_MAX", 0)
+    cost = paper_random_graph(B + 3, 40, seed=6)
+    assert check(cost, "gpu-fast").routes.matrix.dtype == np.int16
+    monkeypatch.setattr(gpu_fast, "VIA16_MAX", 0)
+    assert check(cost, "gpu-fast").routes.matrix.dtype == np.int32
+
+
+def test_copied_inputs_come_from_the_page_locked_pool(monkeypatch):
+    monkeypatch.setattr(gpu_fast, "MAPPED_MAX", 0)
+    result = check(paper_random_graph(B + 3, 40, seed=7), "gpu-fast")
+    assert gpu_fast._COPIED_INPUTS.owns(result.cost), "the input was copied"
+
+
+@pytest.mark.parametrize("mapped_max", [gpu_fast.MAPPED_MAX, 0])
+def test_kernel_time_is_part_of_the_total_time(mapped_max, monkeypatch):
+    monkeypatch.setattr(gpu_fast, "MAPPED_MAX", mapped_max)
     result = solve(paper_random_graph(B + 3, 50, seed=2), variant="gpu-fast")
     assert 0 < result.kernel_seconds <= result.seconds

@@ -54,6 +54,10 @@ class BufferPool:
         """What a kernel takes for ``host``, if ``host`` is one of this pool's buffers; else None."""
         return next((b.kernel_arg for b in self._kept if b.host is host), None)
 
+    def owns(self, host) -> bool:
+        """Whether ``host`` is one of this pool's buffers."""
+        return any(b.host is host for b in self._kept)
+
     def kept(self) -> int:
         """How many buffers of the current shape exist now (in use or not)."""
         return len(self._kept)

@@ -30,7 +30,10 @@ What makes it fast:
   page-locked host memory mapped into the device (``solve`` converts the costs straight into
   it: ``input_array``), and the via recovery writes the unpadded
   answer (distances and vias) into a mapped buffer from a pool (``buffer_pool``), handed out
-  as views.
+  as views;
+- larger graphs copy, through page-locked buffers from pools: the input up before the solve,
+  the distances back on a second stream while the vias are recovered, the vias narrowed to
+  int16 (half the bytes) and back last.
 
 Tile and cell sizes are module constants chosen by ``gpu_device.simulated()``: Numba's CUDA
 simulator runs each GPU thread as a Python thread, so it gets 16×16 tiles of 4×4 threads.
@@ -44,6 +47,7 @@ import os
 import re
 import tempfile
 import threading
+import time
 
 import numpy as np
 from numba import cuda
@@ -351,6 +355,21 @@ def recover_export(D, V, T, O):
             O[half, i, j] = D[i, j] if half == 0 else V[i, j]
 
 
+@cuda.jit(SIG_DVTN, cache=CACHE)
+def recover_narrow(D, V, T, N):
+    """``recover``, then the block's vias written narrower into N (int16: half the bytes to
+    copy back; sizes that fit it only)."""
+    tid = cuda.threadIdx.y * cuda.blockDim.x + cuda.threadIdx.x
+    i0 = cuda.blockIdx.y * RECOVER_ROWS
+    j0 = cuda.blockIdx.x * RECOVER_COLUMNS
+    recover_cells(D, V, T, i0 + tid // B, j0, tid % B)
+    cuda.syncthreads()
+    for e in range(tid, RECOVER_ROWS * RECOVER_COLUMNS, THREADS):
+        i = i0 + e // RECOVER_COLUMNS
+        j = j0 + e % RECOVER_COLUMNS
+        N[i, j] = V[i, j]
+
+
 def one_launch(W, D, V, nb):
     """Every k-block in one persistent launch, one grid barrier per k-block: every block
     closes the diagonal tile itself, and a block with a phase-3 tile also computes the row and
@@ -390,7 +409,8 @@ def _generated_source() -> str:
     """The kernels' module source, with this configuration's signatures and tile choices."""
     matrix, answer, index = "int32[:, ::1]", "int32[:, :, ::1]", "int32"
     signatures = {"SIG_PAD": [matrix] * 3, "SIG_ROUND": [matrix, matrix, index, index],
-                  "SIG_DT": [matrix] * 2, "SIG_DVT": [matrix] * 3, "SIG_DVTO": [matrix] * 3 + [answer]}
+                  "SIG_DT": [matrix] * 2, "SIG_DVT": [matrix] * 3, "SIG_DVTO": [matrix] * 3 + [answer],
+                  "SIG_DVTN": [matrix] * 3 + ["int16[:, ::1]"]}
     source = re.sub(r"\bSIG_\w+\b", lambda m: repr(f"void({', '.join(signatures[m.group()])})"),
                     _kernels_source()).replace("CACHE", repr(not SIMULATED))
     return source.replace(", alignment=16", "") if SIMULATED else source  # the simulator takes none
@@ -465,45 +485,64 @@ def launch_all(W, D, V, T, nb: int, O=None, after=lambda step: None):
     V are nb·B square and 16-byte aligned (``load4`` reads them), as ``_device_buffers`` makes
     them; W and O may be mapped host memory. ``after(step)`` is called once each launch is
     queued (the GPU probes time the steps with it)."""
+    launch_rounds(W, D, V, nb, after=after)
+    launch_recovery(D, V, T, nb, O, after=after)
+
+
+def launch_rounds(W, D, V, nb: int, stream=0, after=lambda step: None):
+    """Queue the padding of W into D and every k-block: D holds the final distances after."""
     k = _kernels()
     size = nb * B
     tile = (THREADS, THREADS)
     one = _one_launch() if ONE_LAUNCH_MAX < 0 or size <= ONE_LAUNCH_MAX else None
     if one is not None:
         kernel, most = one
-        kernel[max(1, min(most, nb * nb)), tile](W, D, V, nb)
+        kernel[max(1, min(most, nb * nb)), tile, stream](W, D, V, nb)
         after("one launch")
-    else:
-        k.pad[(size, ceil_div(size, 256)), 256](W, D, V)
-        after("pad")
-        peripheral, inner = k.phase2[max(1, 2 * (nb - 1)), tile], k.phase3[(nb - 1, nb - 1), tile]
-        for kb in range(nb):
-            peripheral(D, V, kb, nb)
-            after("phases 1+2")
-            if nb > 1:
-                inner(D, V, kb, nb)
-                after("phase 3")
-    # Launched apart even after the persistent kernel: at full occupancy, not its register
-    # budget, and queued while it runs.
-    k.transpose[(nb, nb), tile](D, T)
+        return
+    k.pad[(size, ceil_div(size, 256)), 256, stream](W, D, V)
+    after("pad")
+    peripheral = k.phase2[max(1, 2 * (nb - 1)), tile, stream]
+    inner = k.phase3[(nb - 1, nb - 1), tile, stream]
+    for kb in range(nb):
+        peripheral(D, V, kb, nb)
+        after("phases 1+2")
+        if nb > 1:
+            inner(D, V, kb, nb)
+            after("phase 3")
+
+
+def launch_recovery(D, V, T, nb: int, O=None, N=None, stream=0, after=lambda step: None):
+    """Queue the via recovery (reads D, writes V; launched apart even after the persistent
+    kernel: at full occupancy, not its register budget). With O (2×n×n) the unpadded answer is
+    written into it as well; with N (padded, int16) the vias narrowed into it."""
+    k = _kernels()
+    tile = (THREADS, THREADS)
+    k.transpose[(nb, nb), tile, stream](D, T)
     after("transpose")
-    recovery = (size // RECOVER_COLUMNS, size // RECOVER_ROWS), tile
-    if O is None:
-        k.recover[recovery](D, V, T)
-    else:
+    size = nb * B
+    recovery = (size // RECOVER_COLUMNS, size // RECOVER_ROWS), tile, stream
+    if O is not None:
         k.recover_export[recovery](D, V, T, O)
+    elif N is not None:
+        k.recover_narrow[recovery](D, V, T, N)
+    else:
+        k.recover[recovery](D, V, T)
     after("recover")
 
 
 # Padded sizes up to this read their input from, and write their answer into, page-locked host
 # memory mapped into the device: no copy calls (measured on the H100, end to end: n = 500
 # 1.5 → 0.8 ms, the 2,253-node hub 24.7 → 8.0 ms; at n = 4,000 no gain and a slower solve, as
-# the answer crosses PCIe inside the kernels). Larger ones copy; their answer is handed out as
-# views of the padded copy (at n = 25,000 each copy of it costs a second).
+# the answer crosses PCIe inside the kernels). Larger ones copy, through page-locked host
+# buffers kept for the next call: the input up before the solve, the distances back while
+# the vias are recovered, the vias (int16 up to VIA16_MAX) last; the answer is handed out as
+# views of the padded copy.
 MAPPED_MAX = 3072
+VIA16_MAX = np.iinfo(np.int16).max
 ANSWER_POOL_BYTES = 256 << 20  # mapped answer buffers kept, at most (beyond: copied back)
 _LOCK = threading.Lock()  # one solve at a time uses the kept buffers
-_BUFFERS: dict = {}       # the last small size's device buffers and mapped input
+_BUFFERS: dict = {}       # the last size's device buffers (and mapped input, or streams)
 
 
 def _device_buffers(size: int) -> dict:
@@ -523,50 +562,122 @@ def _mapped(shape) -> tuple:
     return memory, np.ndarray.view(memory, np.ndarray)
 
 
+def _pinned(dtype):
+    """An allocator of page-locked host arrays the device copies to and from at full speed."""
+    def allocate(shape) -> tuple:
+        return None, np.empty(shape, dtype) if SIMULATED else cuda.pinned_array(shape, dtype)
+    return allocate
+
+
+def _pinned_pool_bytes() -> int:
+    """Page-locked memory the copied path keeps, at most: an eighth of the host's memory per
+    pool (answers, inputs) — enough for the answer a caller holds and the next one at n = 25,600
+    on a 128 GB host; beyond it, ordinary memory (slower copies)."""
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") // 8
+    except (ValueError, OSError):
+        return 1 << 30
+
+
 _ANSWERS = BufferPool(_mapped, ANSWER_POOL_BYTES)
 _INPUTS = BufferPool(_mapped, ANSWER_POOL_BYTES // 2)  # the inputs of as many answers
+_COPIED_ANSWERS = BufferPool(_pinned(np.uint8), _pinned_pool_bytes(), np.uint8)  # distances + vias
+_COPIED_INPUTS = BufferPool(_pinned(np.int32), _pinned_pool_bytes())
+
+
+def _is_mapped(n: int) -> bool:
+    return ceil_div(n, B) * B <= MAPPED_MAX
 
 
 def input_array(n: int) -> np.ndarray | None:
-    """A mapped n×n int32 buffer for ``run``'s input where the graph is small, or None: the
-    caller converts its costs straight into it, and ``run`` skips copying them there."""
-    if n == 0 or ceil_div(n, B) * B > MAPPED_MAX:
+    """A page-locked n×n int32 buffer for ``run``'s input, or None: the caller converts its
+    costs straight into it, and ``run`` reads it where it is (small graphs: mapped) or copies it
+    up at full speed (large ones)."""
+    if n == 0:
         return None
     with _LOCK:
-        taken = _INPUTS.take((n, n))
+        taken = (_INPUTS if _is_mapped(n) else _COPIED_INPUTS).take((n, n))
     return None if taken is None else taken[1]
 
 
 def _small_buffers(n: int, size: int) -> dict:
     """Device buffers and the mapped input W (host view w) for this size, kept for the next
     call (the app solves the same airport again and again; only the last size is kept)."""
-    if _BUFFERS.get("key") != (n, size):
+    if _BUFFERS.get("key") != ("mapped", n, size):
         _BUFFERS.clear()
-        _BUFFERS.update(key=(n, size), **_device_buffers(size))
+        _BUFFERS.update(key=("mapped", n, size), **_device_buffers(size))
         _BUFFERS["W"], _BUFFERS["w"] = _mapped((n, n))
     return _BUFFERS
+
+
+def _copied_buffers(n: int, size: int) -> dict:
+    """Device buffers for a large size (the input W, N for narrow vias), two streams and the
+    events that order and time them, kept for the next call of this size."""
+    narrow = size <= VIA16_MAX
+    if _BUFFERS.get("key") != ("copied", n, size, narrow):
+        _BUFFERS.clear()
+        _BUFFERS.update(key=("copied", n, size, narrow), **_device_buffers(size),
+                        W=cuda.device_array((n, n), np.int32),
+                        N=cuda.device_array((size, size), np.int16) if narrow else None,
+                        main=cuda.stream(), side=cuda.stream(),
+                        start=cuda.event(), rounds=cuda.event(), end=cuda.event())
+    return _BUFFERS
+
+
+def _host_answer(size: int, via_dtype) -> tuple[np.ndarray, np.ndarray]:
+    """Padded host arrays for the distances and the vias, in one page-locked buffer from the pool
+    (ordinary memory when every kept one is still in use and the pool is full)."""
+    cells = size * size
+    nbytes = cells * (4 + np.dtype(via_dtype).itemsize)
+    taken = _COPIED_ANSWERS.take((nbytes,))
+    raw = taken[1] if taken is not None else np.empty(nbytes, np.uint8)
+    return (raw[:4 * cells].view(np.int32).reshape(size, size),
+            raw[4 * cells:].view(via_dtype).reshape(size, size))
 
 
 def run(w):
     n = w.shape[0]
     if n == 0:
         return empty_result(w, "via")
-    nb = ceil_div(n, B)
     with _LOCK:
-        if nb * B <= MAPPED_MAX:
-            buf = _small_buffers(n, nb * B)
-            W = _INPUTS.kernel_arg(w)  # w given by input_array: the kernels read it where it is
-            if W is None:
-                buf["w"][...] = w
-                W = buf["W"]
-            # The answer straight into a pooled mapped buffer; with every one still in use, on
-            # the device and copied back.
-            O, answer = _ANSWERS.take((2, n, n)) or (cuda.device_array((2, n, n), np.int32), None)
-        else:  # device buffers for this call only
-            _BUFFERS.clear()
-            buf = _device_buffers(nb * B)
-            W, O, answer = cuda.to_device(np.ascontiguousarray(w, dtype=np.int32)), None, None
-        seconds = timed_on_device(lambda: launch_all(W, buf["D"], buf["V"], buf["T"], nb, O))
-        if answer is None:
-            answer = (buf["DV"] if O is None else O).copy_to_host()
-    return answer[0, :n, :n], RouteMatrix("via", answer[1, :n, :n]), seconds
+        return (_run_mapped if _is_mapped(n) else _run_copied)(w, n, ceil_div(n, B))
+
+
+def _run_mapped(w, n: int, nb: int):
+    buf = _small_buffers(n, nb * B)
+    W = _INPUTS.kernel_arg(w)  # w given by input_array: the kernels read it where it is
+    if W is None:
+        buf["w"][...] = w
+        W = buf["W"]
+    # The answer straight into a pooled mapped buffer; with every one still in use, on the
+    # device and copied back.
+    O, answer = _ANSWERS.take((2, n, n)) or (cuda.device_array((2, n, n), np.int32), None)
+    seconds = timed_on_device(lambda: launch_all(W, buf["D"], buf["V"], buf["T"], nb, O))
+    if answer is None:
+        answer = O.copy_to_host()
+    return answer[0], RouteMatrix("via", answer[1]), seconds
+
+
+def _run_copied(w, n: int, nb: int):
+    """The input up on one stream, the k-blocks, then the distances back on a second stream
+    while the first recovers the vias and brings them back; the kernels timed by events."""
+    size = nb * B
+    buf = _copied_buffers(n, size)
+    main, side, N = buf["main"], buf["side"], buf["N"]
+    dist, via = _host_answer(size, np.int16 if N is not None else np.int32)
+    buf["W"].copy_to_device(np.ascontiguousarray(w, dtype=np.int32), stream=main)
+    buf["start"].record(main)
+    host_start = time.perf_counter()
+    launch_rounds(buf["W"], buf["D"], buf["V"], nb, stream=main)
+    buf["rounds"].record(main)
+    buf["rounds"].wait(side)
+    buf["D"].copy_to_host(dist, stream=side)
+    launch_recovery(buf["D"], buf["V"], buf["T"], nb, N=N, stream=main)
+    buf["end"].record(main)
+    (buf["V"] if N is None else N).copy_to_host(via, stream=main)
+    main.synchronize()
+    side.synchronize()
+    # (The simulator's events keep no time; its launches and copies run as they are queued.)
+    seconds = (time.perf_counter() - host_start if SIMULATED
+               else buf["start"].elapsed_time(buf["end"]) / 1e3)
+    return dist[:n, :n], RouteMatrix("via", via[:n, :n]), seconds
