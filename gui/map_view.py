@@ -19,6 +19,7 @@ from PySide6.QtWidgets import QGraphicsItem, QWidget
 BACKGROUND = "#f6f7f9"
 ROAD = "#b8c0cc"
 ROAD_LABEL = "#5b6573"
+ONE_WAY_ARROW = "#6b7684"
 ROUTE = "#e8590c"
 ROUTE_DARK = "#a63c06"
 ROUTE_CASING = "#ffffff"
@@ -50,6 +51,7 @@ DENSE_NODES = 300           # beyond this many nodes, smaller symbols (issue 5: 
 BADGE_WORDS_UP_TO = 12      # nodes with bags: beyond this many, badges show the number only
 # The layout file's bag counts (what the route finder's bag-aware cost uses), not the live day's.
 LAYOUT_BAGS = "Layout's bags (route cost)"
+ROUTE_LEGEND = "Shortest route"  # the route layer's legend entry (windows without routes drop it)
 BADGES_UP_TO = 80           # nodes with bags: beyond this many, halos only
 PICK_TOLERANCE_PX = 16
 ARROW_AT = 0.64             # arrow heads sit past the middle of a road; its label sits at the middle
@@ -129,6 +131,8 @@ class AirportMapView(pg.PlotWidget):
         self._scale_bar = None
         self.click_filter = None   # (x, y) -> True when an overlay took the click
         self.live_bags = None      # waiting bags per node (node order) of a running simulation
+        self.route_tips = True     # a node's tip tells its bags and that a click picks From/To
+        self.road_text = travel_time_label  # what a road's label says (small airports only)
         self._zoom_labels: dict[str, pg.TextItem] = {}
         self._zoom_timer = QTimer(self)
         self._zoom_timer.setSingleShot(True)
@@ -173,7 +177,7 @@ class AirportMapView(pg.PlotWidget):
         self._draw_roads(airport)
         self._draw_nodes(airport)
         self._draw_bags(airport.bags)
-        self._legend.addItem(pg.PlotDataItem(pen=pg.mkPen(ROUTE, width=5)), "Shortest route")
+        self._legend.addItem(pg.PlotDataItem(pen=pg.mkPen(ROUTE, width=5)), ROUTE_LEGEND)
         self._add_scale_bar()
         self.fit()
 
@@ -229,16 +233,37 @@ class AirportMapView(pg.PlotWidget):
         self._bag_items = []
         self._draw_bags(bags)
 
-    def fit(self) -> None:
-        """Frame the whole airport with a margin."""
+    def legend_labels(self) -> list[str]:
+        """The legend's entries, top to bottom."""
+        return [label.text for _, label in self._legend.items] if self._legend is not None else []
+
+    def add_legend_entry(self, sample, label: str) -> None:
+        """Add ``label`` with ``sample`` (a plot item showing its pen or symbol) to the legend."""
+        if self._legend is not None:
+            self._legend.addItem(sample, label)
+
+    def remove_legend_entry(self, label: str) -> None:
+        """Drop the legend's entry ``label`` (nothing happens if there is none)."""
+        if self._legend is not None:
+            self._legend.removeItem(label)
+
+    def fit(self, clear_of_legend: bool = False) -> None:
+        """Frame the whole airport with a margin. ``clear_of_legend``: also keep it out from
+        under the legend (top right), leaving the legend a column on the right or a band on top,
+        whichever draws the airport larger; needs the view's size, so call it once shown."""
         if not self._pos:
             return
         xy = np.array(list(self._pos.values()))
         lo, hi = xy.min(axis=0), xy.max(axis=0)
         span = max(float((hi - lo).max()), 1.0)
         pad = 0.12 * span
-        self.getPlotItem().vb.setRange(xRange=(lo[0] - pad, hi[0] + pad),
-                                       yRange=(lo[1] - pad, hi[1] + pad), padding=0)
+        (x0, x1), (y0, y1) = (lo[0] - pad, hi[0] + pad), (lo[1] - pad, hi[1] + pad)
+        vb = self.getPlotItem().vb
+        if clear_of_legend and self._legend is not None:
+            (x0, x1), (y0, y1) = _clear_of(x0, x1, y0, y1, vb.width(), vb.height(),
+                                           self._legend.mapRectToParent(
+                                               self._legend.boundingRect()))
+        vb.setRange(xRange=(x0, x1), yRange=(y0, y1), padding=0)
 
     # -- route and endpoints ------------------------------------------------------------------
 
@@ -383,7 +408,7 @@ class AirportMapView(pg.PlotWidget):
             if r.one_way:
                 t = ARROW_AT
                 arrows.append((x0 + t * (x1 - x0), y0 + t * (y1 - y0), x1 - x0, y1 - y0))
-            labels.append(((x0 + x1) / 2, (y0 + y1) / 2, r.seconds))
+            labels.append(((x0 + x1) / 2, (y0 + y1) / 2, self.road_text(r)))
         if xs:
             self._add(pg.PlotDataItem(xs, ys, connect="pairs",
                                       pen=pg.mkPen(ROAD, width=4, cap=Qt.PenCapStyle.RoundCap)), 1)
@@ -392,12 +417,12 @@ class AirportMapView(pg.PlotWidget):
                 [a[0] for a in arrows], [a[1] for a in arrows],
                 size=17 if len(arrows) <= 100 else 10,
                 symbol=[arrow_symbol(a[2], a[3]) for a in arrows],
-                brush=pg.mkBrush("#6b7684"), pen=pg.mkPen(BACKGROUND, width=1)), 2)
+                brush=pg.mkBrush(ONE_WAY_ARROW), pen=pg.mkPen(BACKGROUND, width=1)), 2)
         if len(airport.roads) <= ROAD_LABELS_UP_TO:
             font = QFont()
             font.setPointSizeF(8)
-            for x, y, seconds in labels:
-                label = pg.TextItem(_format_seconds(seconds), color=ROAD_LABEL, anchor=(0.5, 0.5),
+            for x, y, text in labels:
+                label = pg.TextItem(text, color=ROAD_LABEL, anchor=(0.5, 0.5),
                                     fill=pg.mkBrush(246, 247, 249, 215))
                 label.setFont(font)
                 label.setPos(x, y)
@@ -489,6 +514,8 @@ class AirportMapView(pg.PlotWidget):
         lines = [f"{n.name} — {style.label if style else n.kind}"]
         if n.name != n.id:
             lines.append(f"id {n.id}")
+        if not self.route_tips:
+            return "\n".join(lines)
         if self.live_bags is not None:
             bags, where = int(self.live_bags[a.index(n.id)]), "waiting"
         else:
@@ -498,10 +525,36 @@ class AirportMapView(pg.PlotWidget):
         return "\n".join(lines)
 
 
+def _clear_of(x0, x1, y0, y1, width_px, height_px, legend: QRectF):
+    """The view's ranges that show the box (x0, x1) × (y0, y1) as large as it can be without
+    meeting ``legend`` (its rectangle in view pixels, anchored top right): the box is centred
+    left of the legend or below it. The box as it was if the view has no size yet."""
+    right = width_px - legend.left()       # the legend's column, from the view's right edge
+    below = legend.bottom()                # the legend's band, from the view's top edge
+    if width_px <= right or height_px <= below or legend.isEmpty():
+        return (x0, x1), (y0, y1)
+    w, h = x1 - x0, y1 - y0
+    beside = max(w / (width_px - right), h / height_px)   # metres a pixel, legend beside
+    under = max(w / width_px, h / (height_px - below))    # metres a pixel, legend above
+    scale = min(beside, under)
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    if beside <= under:   # centred left of the legend's column
+        cx += scale * right / 2
+    else:                 # centred below the legend's band (y grows upwards)
+        cy += scale * below / 2
+    return ((cx - scale * width_px / 2, cx + scale * width_px / 2),
+            (cy - scale * height_px / 2, cy + scale * height_px / 2))
+
+
 def _nice_length(raw: float) -> float:
     """The first of 1, 2, 5 × 10^k metres at or above ``raw``."""
     magnitude = 10 ** math.floor(math.log10(raw))
     return next(m * magnitude for m in (1, 2, 5, 10) if m * magnitude >= raw)
+
+
+def travel_time_label(road) -> str:
+    """A road's label on the map: its travel time."""
+    return _format_seconds(road.seconds)
 
 
 def _format_seconds(seconds: float) -> str:
