@@ -34,7 +34,8 @@ def test_minimum_network_is_the_spanning_tree_of_road_lengths():
     assert a.extra_fraction == pytest.approx(633 / 448 - 1)
     assert a.tree_roads == [1, 2, 3, 4, 5, 7] and a.components == 1
     assert a.one_way_roads == 3
-    assert "the layout has 41% more road than the least that connects every node" in a.summary()
+    assert a.summary() == ("the layout has 41% more road than the least that connects every "
+                           "node: 633 m against 448 m")  # under a kilometre: in metres
 
 
 def test_bridges_are_roads_whose_closure_cuts_key_nodes_off():
@@ -53,7 +54,7 @@ def test_analyze_command_prints_and_writes_json(tmp_path, capsys):
     text = capsys.readouterr().out
     assert "3 one-way, taken as two-way" in text
     assert "G2–J (50 m): cuts off G3 (2 nodes on that side)" in text
-    assert "Computed by cpu-kruskal on CPU" in text
+    assert "Minimum network computed by cpu-kruskal on CPU" in text
     data = json.loads(out.read_text())
     assert data["minimum_m"] == 448 and data["layout_m"] == 633 and len(data["bridges"]) == 2
 
@@ -63,3 +64,9 @@ def test_analyze_names_a_bad_file_and_fails(tmp_path, capsys):
     bad.write_text("{")
     assert main(["analyze", str(bad)]) == 2
     assert "bad.json" in capsys.readouterr().err
+
+
+def test_lengths_read_in_metres_below_a_kilometre_and_in_km_from_one():
+    from engine.airport.analysis import format_length
+    assert [format_length(m) for m in (0, 142.4, 999.4, 999.5, 54_730, 1_234_567)] == [
+        "0 m", "142 m", "999 m", "1.00 km", "54.73 km", "1,234.57 km"]

@@ -55,7 +55,7 @@ class LayoutAnalysis:
         joined = ("connects every node" if self.components == 1 else
                   f"connects what the layout connects ({self.components} separate road networks)")
         return (f"the layout has {self.extra_fraction:.0%} more road than the least that {joined}: "
-                f"{self.layout_m / 1000:.2f} km against {self.minimum_m / 1000:.2f} km")
+                f"{format_length(self.layout_m)} against {format_length(self.minimum_m)}")
 
     def to_dict(self) -> dict:
         return {"airport": self.airport, "nodes": self.nodes, "roads": self.roads,
@@ -66,6 +66,11 @@ class LayoutAnalysis:
                 "bridges": [vars(b) for b in self.bridges],
                 "variant": self.variant, "seconds": self.seconds, "device": self.device,
                 "note": self.note}
+
+
+def format_length(metres: float) -> str:
+    """A road length as the analysis reports it: metres below a kilometre, else km."""
+    return f"{metres:,.0f} m" if abs(metres) < 999.5 else f"{metres / 1000:,.2f} km"
 
 
 def road_length_graph(airport: Airport) -> EdgeGraph:

@@ -36,7 +36,8 @@ def report_text(a: LayoutAnalysis) -> str:
                          f"({b.side_nodes} node{'s' * (b.side_nodes != 1)} on that side)")
     else:
         lines.append("No single road's closure cuts a gate, sort station or depot off.")
-    lines.append(f"Computed by {a.variant} on {a.device} in {a.seconds * 1e3:.2f} ms"
+    lines.append(f"Minimum network computed by {a.variant} on {a.device} in "
+                 f"{a.seconds * 1e3:.2f} ms"
                  + (f" ({a.note})" if a.note else ""))
     return "\n".join(lines)
 
