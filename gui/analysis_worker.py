@@ -1,0 +1,111 @@
+"""Layout analyses off the UI thread, one wanted at a time, cancellable.
+
+An ``AnalysisRunner`` starts each run as a task on the global thread pool. The engine cannot be
+interrupted mid-solve, so cancelling means: a run that has not yet got the engine skips its
+work, and a run already computing finishes but its answer is dropped. Starting a new run (another
+variant, or the same again) drops the current one the same way. Only the current run's answer
+reaches ``finished``; the window never waits on the worker.
+"""
+
+from __future__ import annotations
+
+import threading
+
+from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
+
+from engine.airport import analysis as engine_analysis
+
+from .solver_worker import ENGINE_LOCK
+
+
+class AnalysisRelay(QObject):
+    """Carries a task's news to the UI thread. It has no parent: the task holds it, so the
+    window may close (and be deleted) before the answer comes."""
+
+    started = Signal(int)           # run id: the task has the engine and is computing
+    done = Signal(int, object)      # run id, LayoutAnalysis (None: cancelled before it started)
+    failed = Signal(int, str)       # run id, the error in one line
+
+
+class _AnalysisTask(QRunnable):
+    def __init__(self, run_id: int, airport, variant: str, relay: AnalysisRelay,
+                 cancelled: threading.Event):
+        super().__init__()
+        self._run_id, self._airport, self._variant = run_id, airport, variant
+        self._relay, self._cancelled = relay, cancelled
+
+    def run(self) -> None:  # worker thread
+        try:
+            with ENGINE_LOCK:  # a route solve or a simulation may hold it: wait our turn
+                if self._cancelled.is_set():
+                    self._relay.done.emit(self._run_id, None)
+                    return
+                self._relay.started.emit(self._run_id)
+                result = engine_analysis.analyze_layout(self._airport, self._variant)
+            self._relay.done.emit(self._run_id, result)
+        except Exception as exc:  # shown in the window, never a crash
+            self._relay.failed.emit(self._run_id, f"{exc.__class__.__name__}: {exc}")
+
+
+class AnalysisRunner(QObject):
+    """Runs analyses of one airport; ``started``, ``finished`` and ``failed`` speak only of the
+    current run (a cancelled or replaced run stays silent)."""
+
+    started = Signal(str)            # variant: the current run is computing
+    finished = Signal(object)        # LayoutAnalysis of the current run
+    failed = Signal(str)             # the current run's error
+
+    def __init__(self, airport, parent: QObject | None = None):
+        super().__init__(parent)
+        self.airport = airport
+        self.relay = AnalysisRelay()
+        self.relay.started.connect(self._on_started)
+        self.relay.done.connect(self._on_done)
+        self.relay.failed.connect(self._on_failed)
+        self._run_id = 0
+        self._current: tuple[int, str, threading.Event] | None = None  # id, variant, cancel flag
+
+    @property
+    def busy(self) -> bool:
+        """True from ``start`` until the current run's answer comes, or it is cancelled."""
+        return self._current is not None
+
+    @property
+    def variant(self) -> str | None:
+        """The variant of the run under way, or None."""
+        return self._current[1] if self._current else None
+
+    def start(self, variant: str) -> None:
+        """Analyse with ``variant``; a run still under way is cancelled first."""
+        self.cancel()
+        self._run_id += 1
+        cancelled = threading.Event()
+        self._current = (self._run_id, variant, cancelled)
+        QThreadPool.globalInstance().start(
+            _AnalysisTask(self._run_id, self.airport, variant, self.relay, cancelled))
+
+    def cancel(self) -> bool:
+        """Drop the current run's answer (and skip its work if it has not begun); False if no
+        run was under way."""
+        if self._current is None:
+            return False
+        self._current[2].set()
+        self._current = None
+        return True
+
+    def _is_current(self, run_id: int) -> bool:
+        return self._current is not None and self._current[0] == run_id
+
+    def _on_started(self, run_id: int) -> None:
+        if self._is_current(run_id):
+            self.started.emit(self._current[1])
+
+    def _on_done(self, run_id: int, result) -> None:
+        if self._is_current(run_id) and result is not None:
+            self._current = None
+            self.finished.emit(result)
+
+    def _on_failed(self, run_id: int, message: str) -> None:
+        if self._is_current(run_id):
+            self._current = None
+            self.failed.emit(message)
