@@ -3,7 +3,8 @@ the summary with the variant and its time — computed off the UI thread, with a
 Run again and a variant choice; the legend says what the window draws.
 
 Runs are held back deterministically: the test takes the engine lock (the worker waits for it)
-or makes the engine wait on an event, never on a clock."""
+or makes the engine wait on an event, never on a clock; a signal the worker emits from its own
+thread is listened for before the worker is let go."""
 
 import threading
 
@@ -37,7 +38,7 @@ def test_tools_menu_opens_the_analysis_of_the_loaded_airport(make_window, region
     analysis_window = next(w for w in QApplication.topLevelWidgets()
                            if isinstance(w, LayoutAnalysisWindow) and w.isVisible())
     qtbot.addWidget(analysis_window)
-    qtbot.waitUntil(lambda: analysis_window.analysis is not None, timeout=30_000)
+    qtbot.waitUntil(lambda: analysis_window.analysis is not None, timeout=SOLVE_TIMEOUT_MS)
     text = analysis_window.summary.text()
     assert "more road than the least that connects every node" in text
     assert "85 one-way, taken as two-way" in text
@@ -49,7 +50,7 @@ def test_bridges_are_listed_and_drawn_over_the_minimum_network(qtbot):
     window = LayoutAnalysisWindow(small_airport())
     qtbot.addWidget(window)
     assert window.analysis is None  # the work runs in a worker thread, not in the constructor
-    with qtbot.waitSignal(window.analysed, timeout=30_000):
+    with qtbot.waitSignal(window.analysed, timeout=SOLVE_TIMEOUT_MS):
         pass
     items = [window.bridge_list.item(i).text() for i in range(window.bridge_list.count())]
     assert items == ["G2–J (50 m): cuts off G3", "J–G3 (50 m): cuts off G3"]
@@ -79,9 +80,12 @@ def test_the_legend_says_what_is_drawn(qtbot):
 
 
 def test_cancel_before_the_engine_is_free_skips_the_run_and_run_again_works(qtbot):
-    with ENGINE_LOCK:  # a route solve or simulation holds the engine
+    ENGINE_LOCK.acquire()  # a route solve or simulation holds the engine
+    try:
         window = LayoutAnalysisWindow(small_airport())
         qtbot.addWidget(window)
+        # listening before the worker can report: it emits from its own thread
+        skipped = qtbot.waitSignal(window._relay.done, timeout=SOLVE_TIMEOUT_MS)
         assert not window.busy_bar.isHidden() and window.cancel_button.isEnabled()
         assert not window.rerun_button.isEnabled()
         assert "waiting for the engine" in window.state.text()
@@ -89,9 +93,9 @@ def test_cancel_before_the_engine_is_free_skips_the_run_and_run_again_works(qtbo
         assert window.state.text().startswith("Cancelled.")
         assert window.busy_bar.isHidden() and not window.cancel_button.isEnabled()
         assert window.rerun_button.isEnabled()
-        relay = window._relay
-    with qtbot.waitSignal(relay.done, timeout=SOLVE_TIMEOUT_MS) as skipped:
-        pass
+    finally:
+        ENGINE_LOCK.release()
+    skipped.wait()
     assert skipped.args[1] is None  # the task saw the cancel and did no work
     assert window.analysis is None and drawn_overlay(window) == {}
     assert window.state.text().startswith("Cancelled.")
@@ -101,7 +105,9 @@ def test_cancel_before_the_engine_is_free_skips_the_run_and_run_again_works(qtbo
     assert window.state.text().startswith("Done") and window.busy_bar.isHidden()
 
 
-def test_cancel_while_computing_drops_the_answer(qtbot, monkeypatch):
+@pytest.fixture
+def held_engine(monkeypatch):
+    """The engine computes only once the returned event is set (then as usual)."""
     go = threading.Event()
     real = engine_analysis.analyze_layout
 
@@ -109,6 +115,12 @@ def test_cancel_while_computing_drops_the_answer(qtbot, monkeypatch):
         go.wait(SOLVE_TIMEOUT_MS / 1000)
         return real(airport, variant)
     monkeypatch.setattr(engine_analysis, "analyze_layout", held)
+    yield go
+    go.set()  # never leave a worker waiting
+
+
+def test_cancel_while_computing_drops_the_answer(qtbot, held_engine):
+    go = held_engine
     window = LayoutAnalysisWindow(small_airport())
     qtbot.addWidget(window)
     shown = []
@@ -139,13 +151,17 @@ def test_choosing_a_variant_replaces_the_run_under_way(qtbot):
     assert "Minimum network computed by cpu-boruvka" in window.summary.text()
 
 
-def test_closing_the_window_before_the_answer_is_safe(qtbot):
+def test_closing_the_window_before_the_answer_is_safe(qtbot, held_engine):
     window = LayoutAnalysisWindow(small_airport())
     relay = window._relay
-    window.close()
-    window.deleteLater()
-    with qtbot.waitSignal(relay.done, timeout=30_000):  # the worker still finishes and reports
+    with qtbot.waitSignal(window.runner.started, timeout=SOLVE_TIMEOUT_MS):
         pass
+    window.close()
+    with qtbot.waitSignal(window.destroyed, timeout=SOLVE_TIMEOUT_MS):
+        window.deleteLater()
+    with qtbot.waitSignal(relay.done, timeout=SOLVE_TIMEOUT_MS) as answer:
+        held_engine.set()  # the worker finishes after the window is gone, and reports unharmed
+    assert answer.args[1] is not None
 
 
 def test_the_airport_is_framed_clear_of_the_legend(qtbot, regional):
