@@ -103,6 +103,9 @@ def measure(variant: str, cost: np.ndarray, graph: str, budget_s: float,
             raise RuntimeError(result.note)
         check = check_result(cost, result.dist, result.route)
         first, device = result.seconds, result.device
+        del result  # its buffers go back to the pools: a timed call finds them, as a caller
+                    # that lets go of each answer would (at n = 25,600 one timed call is all the
+                    # budget allows, and allocating another 4 GB of page-locked memory is not a solve)
 
     def once():
         if peer:
