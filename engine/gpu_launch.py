@@ -1,4 +1,7 @@
-"""Launch helpers every family's CUDA kernels share: grid sizes, and device-synchronised timing.
+"""Launch helpers every family's CUDA kernels share: grid sizes, device-synchronised timing, and
+the two guards that make a solve end by construction on a real GPU as under the simulator:
+host loops over device rounds bounded by what their algorithm proves, and persistent
+(grid-barrier) kernels sized to the blocks that can be resident at once.
 
 Launch sizes are small under Numba's CUDA simulator, where every GPU thread is a Python thread.
 """
@@ -30,3 +33,31 @@ def timed_on_device(launch_all) -> float:
     launch_all()
     cuda.synchronize()
     return time.perf_counter() - start
+
+
+class RoundLimitError(RuntimeError):
+    """A host loop over device rounds went past the bound its algorithm proves: a kernel
+    misbehaved. Raised instead of spinning; ``solve`` falls back to the CPU and says why."""
+
+
+def bounded_rounds(limit: int, what: str):
+    """0, 1, …, limit − 1 for a host loop that leaves by ``break`` once the device says it is
+    done; asking for round ``limit`` raises ``RoundLimitError`` naming ``what``. ``limit`` is the
+    bound the algorithm proves (from n), so the error means a bug, never a hard input."""
+    yield from range(limit)
+    raise RoundLimitError(f"{what} not done after {limit} rounds, the bound its algorithm proves")
+
+
+def co_resident_blocks(kernel, blockdim) -> int:
+    """Blocks of ``blockdim`` threads a cooperative launch of ``kernel`` (compiled for one
+    signature) can keep resident at once: a grid barrier waits for every block, so a grid of
+    more blocks than fit would deadlock; a persistent kernel launches exactly this many and
+    strides over its work. One under the simulator, which runs cooperative grids of one block.
+    ``ValueError`` when not one block fits (the caller takes a path without a grid barrier)."""
+    if simulated():
+        return 1
+    (compiled,) = kernel.overloads.values()
+    blocks = int(compiled.max_cooperative_grid_blocks(blockdim))
+    if blocks < 1:
+        raise ValueError(f"not one block of {blockdim} threads of this kernel can be resident")
+    return blocks

@@ -1,14 +1,19 @@
 """The GPU spanning-forest variants return exactly cpu-kruskal's forest — awkward graphs with
 ties, zero and negative weights, loops, parallel edges and isolated vertices — and keep the
-graph on the device between solves. Under Numba's CUDA simulator (no GPU) the graphs stay tiny;
-on a GPU they grow."""
+graph on the device between solves, and end every host loop within its bound (a kernel made to
+misbehave raises instead of spinning). Under Numba's CUDA simulator (no GPU) the graphs stay
+tiny; on a GPU they grow."""
 
 import numpy as np
 import pytest
+from numba import cuda
 
+from engine import gpu_launch
 from engine.gpu_device import simulated
-from engine.mst import prepare, spanning_forest
+from engine.mst import gpu_boruvka, gpu_fast, prepare, spanning_forest
+from engine.mst.gpu_common import halving_rounds
 from engine.mst.gpu_primitives import exclusive_scan, split
+from tests.loop_bounds import rounds_used
 from tests.mst_reference import as_coo, awkward_edges
 
 SIM = simulated()
@@ -58,3 +63,62 @@ def test_scan_and_split_primitives():
     order = np.argsort(keys, kind="stable")  # split is stable: equal keys keep their order
     np.testing.assert_array_equal(k.copy_to_host(), keys[order])
     np.testing.assert_array_equal(v.copy_to_host(), order)
+
+
+def ruler_path(k: int):
+    """A path on 2^k vertices whose edge i–(i+1) weighs the trailing zeros of i + 1: every round
+    joins the trees in pairs, so Borůvka needs all k rounds its halving bound allows."""
+    n = 1 << k
+    i = np.arange(n - 1)
+    weights = np.array([((j + 1) & -(j + 1)).bit_length() - 1 for j in i.tolist()], float)
+    return n, as_coo(n, i, i + 1, weights)
+
+
+def test_boruvka_rounds_reach_their_proven_worst_case_within_the_bound(monkeypatch):
+    k = 4 if SIM else 16
+    n, path = ruler_path(k)
+    expected = spanning_forest(path, "cpu-kruskal").edges
+    fast = rounds_used(monkeypatch, gpu_fast)
+    np.testing.assert_array_equal(spanning_forest(path, "gpu-fast-mst").edges, expected)
+    # k joining rounds, one that finds every edge inside a tree, one that stops: the spare unused
+    assert fast["gpu-fast-mst's rounds"] == (k + 2, halving_rounds(n)) == (k + 2, k + 3)
+    levels = rounds_used(monkeypatch, gpu_boruvka)
+    np.testing.assert_array_equal(spanning_forest(path, "gpu-boruvka").edges, expected)
+    assert levels["gpu-boruvka's levels"] == (k + 1, k + 3)
+    doublings, limit = levels["gpu-boruvka's pointer doubling"]
+    assert doublings < limit
+
+
+@cuda.jit
+def join_nothing(lightest, u, v, parent, in_forest):
+    """gpu-fast-mst's join with a bug: no tree is ever joined, so the worklist never shrinks."""
+
+
+@cuda.jit
+def always_changed(successor, changed):
+    """pointer_double with a bug: it always reports a change."""
+    if cuda.grid(1) == 0:
+        changed[0] = 1
+
+
+def contract_nothing(n, start, head, key, in_forest):
+    """contract with a bug: the level's graph comes back as it went in."""
+    return n, start, head, key
+
+
+@pytest.mark.parametrize("variant, module, name, bug, loop", [
+    ("gpu-fast-mst", gpu_fast, "join", join_nothing, "gpu-fast-mst's rounds"),
+    ("gpu-boruvka", gpu_boruvka, "pointer_double", always_changed, "gpu-boruvka's pointer doubling"),
+    ("gpu-boruvka", gpu_boruvka, "contract", contract_nothing, "gpu-boruvka's levels"),
+], ids=["join", "pointer doubling", "levels"])
+def test_a_loop_that_cannot_end_raises_and_spanning_forest_falls_back(monkeypatch, variant, module,
+                                                                       name, bug, loop):
+    monkeypatch.setattr(module, name, bug)
+    rows, cols, w = awkward_edges(6, 3)
+    graph = prepare(as_coo(6, rows, cols, w))
+    with pytest.raises(gpu_launch.RoundLimitError, match=f"{loop} not done after"):
+        module.run(graph)
+    forest = spanning_forest(graph, variant)
+    assert forest.variant == "cpu-kruskal"
+    assert f"{variant} failed (RoundLimitError: {loop} not done after" in forest.note
+    np.testing.assert_array_equal(forest.edges, spanning_forest(graph, "cpu-kruskal").edges)

@@ -1,5 +1,6 @@
 """GPU-specific SSSP behaviour beyond the shared variant suite: both launch paths of
-gpu-fast-sssp, ELL's refusal of a padded graph, Δ's rules, a graph kept on the device, and
+gpu-fast-sssp, ELL's refusal of a padded graph, Δ's rules, a graph kept on the device, the
+bounds that end every host loop (a kernel made to misbehave raises instead of spinning), and
 larger graphs on a real GPU.
 
 Under Numba's CUDA simulator (no GPU) the graphs stay tiny: every GPU thread is a Python thread.
@@ -7,10 +8,13 @@ Under Numba's CUDA simulator (no GPU) the graphs stay tiny: every GPU thread is 
 
 import numpy as np
 import pytest
+from numba import cuda
 
+from engine import gpu_launch
 from engine.gpu_device import simulated
-from engine.sssp import gpu_fast, gpu_spmv, prepare, solve
+from engine.sssp import NegativeCycleError, gpu_delta_stepping, gpu_fast, gpu_spmv, prepare, solve
 from engine.sssp.delta import RULES, choose_delta
+from tests.loop_bounds import rounds_used
 from tests.sssp_reference import as_coo, assert_routes_are_shortest, awkward_edges, cheapest, scipy_distances
 
 SIM = simulated()
@@ -77,6 +81,81 @@ def test_a_prepared_graph_is_uploaded_once_and_solved_again():
     second = solve(g, [2, 1], "gpu-fast-sssp")
     assert g.device["reverse"] is uploaded
     np.testing.assert_array_equal(second.dist[1], first.dist[0])
+
+
+def test_fast_large_path_names_a_reachable_negative_cycle_instead_of_looping(large_path):
+    cost = np.full((6, 6), np.inf)  # 1 -> 2 -> 3 -> 1 costs -1; 5 cannot reach it
+    cost[0, 1], cost[1, 2], cost[2, 3], cost[3, 1], cost[3, 4] = 1, 1, 1, -3, 2
+    with pytest.raises(NegativeCycleError) as caught:
+        solve(cost, [5, 0], "gpu-fast-sssp")
+    assert caught.value.vertex in (1, 2, 3) and caught.value.source == 0
+    np.testing.assert_array_equal(solve(cost, [5], "gpu-fast-sssp").dist, [[np.inf] * 5 + [0]])
+
+
+@pytest.fixture
+def fresh_persistent_kernel(monkeypatch):
+    """persistent_kernel() built again in this test, and again after it."""
+    monkeypatch.setattr(gpu_fast, "COOPERATIVE_ERROR", None)
+    gpu_fast.persistent_kernel.cache_clear()
+    yield
+    gpu_fast.persistent_kernel.cache_clear()
+
+
+def test_fast_large_path_runs_round_by_round_where_no_block_can_be_co_resident(monkeypatch,
+                                                                                fresh_persistent_kernel):
+    def none_fits(kernel, blockdim):
+        raise ValueError(f"not one block of {blockdim} threads of this kernel can be resident")
+    monkeypatch.setattr(gpu_fast, "co_resident_blocks", none_fits)
+    monkeypatch.setattr(gpu_fast, "SMALL_MAX", 0)
+    n = 10
+    edges = awkward_edges(n, seed=5)
+    result = solve(as_coo(n, *edges), [0, 3], "gpu-fast-sssp")
+    assert result.variant == "gpu-fast-sssp", result.note
+    assert "round by round (no cooperative launch: ValueError: not one block" in result.note
+    np.testing.assert_array_equal(result.dist, scipy_distances(cheapest(n, *edges), [0, 3]))
+
+
+def test_delta_stepping_answers_the_worst_cases_of_its_loop_bounds(monkeypatch):
+    used = rounds_used(monkeypatch, gpu_delta_stepping, loop=lambda what: what.rstrip("0123456789 "))
+    n = 7
+    path = np.full((n, n), np.inf)
+    path[np.arange(n - 1), np.arange(1, n)] = 0   # costs 0, so Δ = 1: one bucket, taken n times
+    assert solve(path, [0], "gpu-delta-stepping").dist.tolist() == [[0] * n]
+    assert used["gpu-delta-stepping's bucket"] == (n + 1, n + 1)  # the last take finds it empty
+    path[np.arange(n - 1), np.arange(1, n)] = 5   # Δ = 5: a bucket per vertex
+    assert solve(path, [0], "gpu-delta-stepping").dist.tolist() == [list(range(0, 5 * n, 5))]
+    assert used["gpu-delta-stepping's buckets"] == (n + 1, n + 1)  # the last finds none left
+
+
+@cuda.jit
+def take_without_emptying(bindex, i, frontier, counts, in_s, s_list):
+    """take_bucket with a bug: B[i]'s vertices stay in it, so it never empties."""
+    for v in range(cuda.grid(1), bindex.size, cuda.gridsize(1)):
+        if bindex[v] == i:
+            frontier[cuda.atomic.add(counts, 0, 1)] = v
+
+
+@cuda.jit
+def stuck_at_bucket_zero(bindex, out):
+    """smallest_bucket with a bug: the bucket index never advances."""
+    if cuda.grid(1) == 0:
+        out[0] = 0
+
+
+@pytest.mark.parametrize("kernel, bug, loop", [
+    ("take_bucket", take_without_emptying, "gpu-delta-stepping's bucket 0"),
+    ("smallest_bucket", stuck_at_bucket_zero, "gpu-delta-stepping's buckets"),
+])
+def test_delta_stepping_raises_instead_of_spinning_and_solve_falls_back(monkeypatch, kernel, bug, loop):
+    monkeypatch.setattr(gpu_delta_stepping, kernel, bug)
+    cost = np.full((5, 5), np.inf)
+    cost[0, 1], cost[1, 2], cost[0, 3] = 2, 3, 9
+    with pytest.raises(gpu_launch.RoundLimitError, match=f"{loop} not done after 6 rounds"):
+        gpu_delta_stepping.run(prepare(cost), np.array([0]))
+    result = solve(cost, [0], "gpu-delta-stepping")
+    assert result.variant == "cpu-dijkstra"
+    assert f"gpu-delta-stepping failed (RoundLimitError: {loop} not done" in result.note
+    assert result.dist.tolist() == [[0, 2, 5, 9, np.inf]]
 
 
 NEGATIVE_OK = ("gpu-bellman-ford", "gpu-spmv-csr", "gpu-spmv-ell", "gpu-fast-sssp")

@@ -13,13 +13,18 @@ ever smaller graphs (vertex list ``start``, edge list ``head``/``key`` grouped b
  7. the new vertex list by a scan over the edge list (supervertices with no edges left are
     whole trees and drop out);
  8. recursion until no edge is left.
+
+Every vertex of a level with an edge is joined to another (edges are distinct by key, so the
+successor graph's only cycles are the mutual pairs step 2 breaks), so the vertices with edges
+at least halve each level, and a successor tree of depth below 2^b is flat after b doublings:
+both host loops are bounded by the bit length of n (``bounded_rounds``).
 """
 
 import numpy as np
 from numba import cuda
 
-from ..gpu_launch import THREADS, blocks_for, ceil_div, timed_on_device
-from .gpu_common import NO_KEY, buffer, chosen_edges, fill_with, upload
+from ..gpu_launch import THREADS, blocks_for, bounded_rounds, ceil_div, timed_on_device
+from .gpu_common import NO_KEY, buffer, chosen_edges, fill_with, halving_rounds, upload
 from .gpu_primitives import exclusive_scan, split
 
 EDGE_MASK = 0xFFFFFFFF
@@ -40,7 +45,9 @@ def run(g):
         edge_key = cuda.device_array(head.size, np.int64)
         gather[blocks_for(head.size), THREADS](edge, key, edge_key)
         graph = (g.n, start, head, edge_key)
-        while graph[2].size:
+        for _ in bounded_rounds(halving_rounds(g.n), "gpu-boruvka's levels"):
+            if not graph[2].size:
+                break
             sizes.append((graph[0], graph[2].size))
             graph = contract(*graph, in_forest)
 
@@ -56,7 +63,7 @@ def contract(n, start, head, key, in_forest):
     min_outgoing_edge[vertex_blocks, THREADS](start, head, key, lightest, successor)   # 1
     remove_cycles[vertex_blocks, THREADS](successor, lightest, in_forest)               # 2
     changed = cuda.device_array(1, np.int32)
-    while True:                                                                         # 3
+    for _ in bounded_rounds(halving_rounds(n), "gpu-boruvka's pointer doubling"):          # 3
         changed[0] = 0
         pointer_double[vertex_blocks, THREADS](successor, changed)
         if not changed.copy_to_host()[0]:

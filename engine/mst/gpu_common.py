@@ -24,6 +24,14 @@ def buffer(g, name: str, size: int, dtype):
     return b
 
 
+def halving_rounds(n) -> int:
+    """A bound on the host rounds of a Borůvka loop over n vertices: each round joins every tree
+    that still has an edge out to another tree, so those trees at least halve and at most
+    bit_length(n) − 1 rounds join anything (pointer doubling likewise flattens a tree of depth
+    below 2^b in b steps); then one round that finds nothing left, and one to spare."""
+    return int(n).bit_length() + 2
+
+
 def chosen_edges(in_forest) -> np.ndarray:
     """Ascending ids of the edges flagged in ``in_forest`` (a device uint8 array)."""
     return np.flatnonzero(in_forest.copy_to_host()).astype(np.int64)

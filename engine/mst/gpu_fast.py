@@ -11,13 +11,15 @@ entry its two ends as the roots they had when it was kept, and its (weight, id) 
   reset    — every root's lightest key back to "no edge" (one sequential fill).
 Keys are unique, so the edges chosen in a round form a forest and every hook is safe. Only
 select touches the edges; the other three steps are sequential passes over the vertices.
+Every tree with an edge out is joined each round, so the rounds are bounded by the bit length
+of n (``bounded_rounds``).
 """
 
 import numpy as np
 from numba import cuda
 
-from ..gpu_launch import THREADS, blocks_for, timed_on_device
-from .gpu_common import NO_KEY, buffer, chosen_edges, fill_with, find, upload
+from ..gpu_launch import THREADS, blocks_for, bounded_rounds, timed_on_device
+from .gpu_common import NO_KEY, buffer, chosen_edges, fill_with, find, halving_rounds, upload
 
 EDGE_MASK = 0xFFFFFFFF
 
@@ -42,7 +44,9 @@ def run(g):
         start_trees[vertex_blocks, THREADS](parent, lightest)
         fill_with(in_forest, 0)
         size, first, side = g.m, True, 0
-        while size:
+        for _ in bounded_rounds(halving_rounds(g.n), "gpu-fast-mst's rounds"):
+            if not size:
+                break
             count.copy_to_device(zero)
             select[blocks_for(size), THREADS](size, first, u, v, key, ends[side], keys[side],
                                               parent, lightest, ends[1 - side], keys[1 - side], count)

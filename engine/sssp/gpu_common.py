@@ -8,7 +8,9 @@ import numpy as np
 from numba import cuda
 
 from ..gpu_device import simulated
-from ..gpu_launch import THREADS, blocks_for, timed_on_device  # noqa: F401 — the variants import them from here
+# the variants import these from here
+from ..gpu_launch import (THREADS, blocks_for, bounded_rounds, co_resident_blocks,  # noqa: F401
+                          timed_on_device)
 from .graph import INF
 
 SIMULATED = simulated()

@@ -4,13 +4,18 @@ For the smallest non-empty bucket i: repeatedly (b1) Add To Request — the ligh
 of B[i]'s vertices become requests (w, d(v) + c), each vertex reserving its slots with one
 atomic add (the seed uses a prefix sum) — S ← S ∪ B[i], then (c1) Relax the requests; once
 B[i] stays empty, (b2)/(c2) the heavy edges of S, once.
+
+Both host loops are bounded by n (``bounded_rounds``): each smallest bucket leaves at least one
+label final, so at most n buckets are visited; within a bucket a label re-enters it only by
+falling along a light edge, so like Bellman-Ford's rounds B[i] is empty by its (n + 1)-th take.
 """
 
 import numpy as np
 from numba import cuda
 
 from .delta import RULE, RULES, choose_delta
-from .gpu_common import THREADS, blocks_for, fill, reset_distances, set_value, timed_on_device, upload
+from .gpu_common import (THREADS, blocks_for, bounded_rounds, fill, reset_distances, set_value,
+                         timed_on_device, upload)
 from .negative import require_nonnegative
 
 NONE = np.int64(2**62)
@@ -90,14 +95,14 @@ def run(g, sources):
             fill[grid, THREADS](bindex, NONE)
             fill[grid, THREADS](in_s, -1)
             set_value[1, 1](bindex, int(s), 0)
-            while True:
+            for _ in bounded_rounds(n + 1, "gpu-delta-stepping's buckets"):
                 least.copy_to_device(np.array([NONE]))
                 smallest_bucket[grid, THREADS](bindex, least)
                 i = int(least.copy_to_host()[0])
                 if i == NONE:
                     return
                 counts.copy_to_device(zeros3)
-                while True:
+                for _ in bounded_rounds(n + 1, f"gpu-delta-stepping's bucket {i}"):
                     host[:] = counts.copy_to_host()
                     s_count = host[1]
                     counts.copy_to_device(np.array([0, s_count, 0], np.int32))

@@ -14,10 +14,10 @@ Negative costs are fine; labels still falling after n rounds mean a reachable ne
 import functools
 
 import numpy as np
-from numba import cuda, int64
+from numba import cuda, int32, int64
 
-from .gpu_common import (INF64, SIMULATED, THREADS, blocks_for, buffer, pulled_label, timed_on_device,
-                         upload)
+from .gpu_common import (INF64, SIMULATED, THREADS, blocks_for, buffer, co_resident_blocks, pulled_label,
+                         timed_on_device, upload)
 from .graph import INF32
 from .negative import raise_negative_cycle
 
@@ -82,11 +82,20 @@ def frontier_round(indptr, indices, weights, dist, n, queue, count, next_queue, 
 
 def _persistent(indptr, indices, weights, dist, n, q0, q1, lengths, stamp, max_rounds, status):
     """Every round in one launch; lengths[r % 3] is round r's queue length (three slots: the
-    one read, the one filled, the one cleared for the round after)."""
+    one read, the one filled, the one cleared for the round after).
+
+    Whether to stop must be the same in every block, or the blocks still looping wait at the
+    grid barrier for ones that left: each block's first thread reads the length by an atomic
+    (at L2, never a stale L1 line; nothing writes that slot during the round), and the block
+    takes it from shared memory."""
     grid = cuda.cg.this_grid()
+    length = cuda.shared.array(1, int32)
     r = 0
     while True:
-        count = lengths[r % 3]
+        if cuda.threadIdx.x == 0:
+            length[0] = cuda.atomic.add(lengths, r % 3, 0)
+        cuda.syncthreads()
+        count = length[0]
         if count == 0:
             break
         if r >= max_rounds:
@@ -138,10 +147,7 @@ def persistent_kernel():
     global COOPERATIVE_ERROR
     try:
         kernel = cuda.jit(_SIGNATURE)(_persistent)
-        if SIMULATED:
-            return kernel, 1  # the simulator runs cooperative grids of one block only
-        compiled = next(iter(kernel.overloads.values()))
-        return kernel, int(compiled.max_cooperative_grid_blocks(THREADS))
+        return kernel, co_resident_blocks(kernel, THREADS)
     except Exception as exc:  # noqa: BLE001 — any build failure means: launch round by round
         COOPERATIVE_ERROR = f"{exc.__class__.__name__}: {str(exc)[:200]}"
         return None
