@@ -13,9 +13,11 @@ from engine.gpu_device import simulated
 from engine.mst import gpu_boruvka, gpu_fast, prepare, spanning_forest
 from engine.mst.gpu_common import halving_rounds
 from engine.mst.gpu_primitives import exclusive_scan, split
+from tests.hang_guard import gpu_time_limit
 from tests.loop_bounds import rounds_used
 from tests.mst_reference import as_coo, awkward_edges
 
+pytestmark = gpu_time_limit
 SIM = simulated()
 GPU = ["gpu-boruvka", "gpu-fast-mst"]
 SIZES = [(2, 0), (9, 1), (12, 2)] if SIM else [(2, 0), (9, 1), (300, 2), (5000, 3), (100_003, 4)]

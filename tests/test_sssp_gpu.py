@@ -14,9 +14,11 @@ from engine import gpu_launch
 from engine.gpu_device import simulated
 from engine.sssp import NegativeCycleError, gpu_delta_stepping, gpu_fast, gpu_spmv, prepare, solve
 from engine.sssp.delta import RULES, choose_delta
+from tests.hang_guard import gpu_time_limit
 from tests.loop_bounds import rounds_used
 from tests.sssp_reference import as_coo, assert_routes_are_shortest, awkward_edges, cheapest, scipy_distances
 
+pytestmark = gpu_time_limit
 SIM = simulated()
 GPU = ["gpu-dijkstra", "gpu-bellman-ford", "gpu-delta-stepping", "gpu-spmv-csr", "gpu-spmv-ell",
        "gpu-fast-sssp"]

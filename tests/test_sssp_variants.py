@@ -10,9 +10,11 @@ import scipy.sparse as sp
 
 from engine.sssp import NegativeCycleError, NegativeWeightError, solve, variants
 from engine.sssp.negative import ACCEPTS_NEGATIVE
+from tests.hang_guard import gpu_time_limit
 from tests.sssp_reference import (as_coo, assert_routes_are_shortest, awkward_edges, cheapest,
                                   networkx_distances, scipy_distances)
 
+pytestmark = gpu_time_limit
 ALL = [v.name for v in variants()]
 CPU = [v.name for v in variants() if v.family == "cpu"]
 NEGATIVE_OK = [name for name in ALL if name in ACCEPTS_NEGATIVE]

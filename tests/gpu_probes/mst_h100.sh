@@ -3,7 +3,10 @@
 # 5 M / 30 M, on road-like grids up to 2048² and R-MAT with the airports; then the goal
 # graphs for the two GPU variants alone with a budget that lets gpu-boruvka reach them.
 # Reports under $OUT (JSON only: the device returns at most 8 files).
-timeout 150 python3 -m pytest -q -x -p no:cacheprovider tests/test_mst_gpu.py 2>&1 | tail -3
+# A hung test is named with its stack (tests/hang_guard.py; past 150 s SIGABRT makes pytest's
+# faulthandler dump every thread).
+timeout -s ABRT 150 python3 -m pytest -q -x -p no:cacheprovider tests/test_mst_gpu.py 2>&1 \
+    | grep -E "passed|failed|error|still running|Fatal Python error|File .*/tests/test_"
 bench() {  # OUT_NAME ARGS…: one report, its table printed, its errors shown if it failed
     local name=$1; shift
     timeout 200 python3 main.py bench --problem mst --out "/tmp/$name" "$@" 2> "/tmp/$name.err" \

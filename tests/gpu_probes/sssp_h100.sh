@@ -3,18 +3,20 @@
 # then the benchmark points of the goals. From the repository root on the GPU host:
 #   RESULTS=/tmp/sssp bash tests/gpu_probes/sssp_h100.sh tests hub grid uniform crossover
 # Each part writes RESULTS/<part>.json (the benchmark's report) and appends its table to
-# RESULTS/log.txt.
+# RESULTS/log.txt. A test past its limit (tests/hang_guard.py) or past `timeout` (SIGABRT: pytest's
+# faulthandler dumps every thread) leaves its name and stack in RESULTS/tests.txt.
 set -u
 R=${RESULTS:-/tmp/sssp-results}; mkdir -p "$R"
+HUNG="passed|failed|error|still running|Fatal Python error|File .*/tests/test_"
 GPU="gpu-fast-sssp gpu-delta-stepping gpu-bellman-ford gpu-spmv-csr gpu-spmv-ell gpu-dijkstra"
 bench() { local name=$1; shift
   timeout "${LIMIT:-300}" python3 main.py bench --problem sssp --out "/tmp/bench-$name" "$@" \
     >>"$R/log.txt" 2>"/tmp/bench-$name.err"
   echo "== $name rc=$?" | tee -a "$R/log.txt"; cp "/tmp/bench-$name/bench.json" "$R/$name.json"; }
 for part in "$@"; do case $part in
-  tests) (timeout 200 python3 -m pytest -q -p no:cacheprovider tests/test_sssp_gpu.py
-          timeout 200 python3 -m pytest -q -p no:cacheprovider tests/test_sssp_variants.py -k gpu
-         ) >"$R/tests.txt" 2>&1; grep -E "passed|failed|error" "$R/tests.txt" ;;
+  tests) (timeout -s ABRT 200 python3 -m pytest -q -p no:cacheprovider tests/test_sssp_gpu.py
+          timeout -s ABRT 200 python3 -m pytest -q -p no:cacheprovider tests/test_sssp_variants.py -k gpu
+         ) >"$R/tests.txt" 2>&1; grep -E "$HUNG" "$R/tests.txt" ;;
   hub) bench hub --families --airports hub-atl regional --sources 1 96 all --budget 0.5 \
          --variants $GPU cpu-dijkstra cpu-bellman-ford scipy networkx fw-gpu-fast ;;
   grid) bench grid --families grid --sizes 4194304 --sources 1 --no-airports \
