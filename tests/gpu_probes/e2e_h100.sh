@@ -13,7 +13,7 @@ bench() { local name=$1 tree=$2; shift 2
      --density 15 --bisect 0 "$@") >>"$R/log.txt" 2>"$R/$name.err"
   echo "== $name rc=$?" | tee -a "$R/log.txt"; cp "/tmp/bench-$name/bench.json" "$R/$name.json"; }
 for part in "$@"; do case $part in
-  tests) timeout 300 python3 -m pytest -q -p no:cacheprovider tests/test_apsp_gpu.py \
+  tests) timeout -s ABRT 300 python3 -m pytest -q -p no:cacheprovider tests/test_apsp_gpu.py \
            tests/test_buffer_pool.py -k "${TESTS:-not nothing}" >"$R/tests.txt" 2>&1
          tail -3 "$R/tests.txt" ;;
   new) bench new . --variants gpu-fast --sizes 500 8192 16384 25600 27648 --airports hub-atl ;;
