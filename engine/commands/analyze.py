@@ -22,8 +22,13 @@ def add_arguments(p) -> None:
                    help="minimum spanning forest variant (default auto: the fastest here)")
 
 
-def report_text(a: LayoutAnalysis) -> str:
-    """The analysis as the command prints it (and the app shows it)."""
+def report_text(a: LayoutAnalysis, names: dict[str, str] | None = None) -> str:
+    """The analysis as the command prints it (and the app shows it); nodes by their names
+    (``names``: id → name), the id beside where the two differ."""
+    names = names or {}
+
+    def node(i: str) -> str:
+        return i if names.get(i, i) == i else f"{names[i]} ({i})"
     lines = [f"{a.airport}: {a.nodes} nodes, {a.roads} roads"
              + (f" ({a.one_way_roads} one-way, taken as two-way: the question is how much road "
                 "connects the nodes, not which way tugs drive it)" if a.one_way_roads else ""),
@@ -31,8 +36,9 @@ def report_text(a: LayoutAnalysis) -> str:
     if a.bridges:
         lines.append(f"Roads whose closure cuts a gate, sort station or depot off ({len(a.bridges)}):")
         for b in a.bridges:
-            shown = ", ".join(b.cut_off[:8]) + (f" and {len(b.cut_off) - 8} more" if len(b.cut_off) > 8 else "")
-            lines.append(f"  {b.a}–{b.b} ({b.length_m:.0f} m): cuts off {shown} "
+            shown = ", ".join(map(node, b.cut_off[:8])) + (f" and {len(b.cut_off) - 8} more"
+                                                           if len(b.cut_off) > 8 else "")
+            lines.append(f"  {node(b.a)}–{node(b.b)} ({b.length_m:.0f} m): cuts off {shown} "
                          f"({b.side_nodes} node{'s' * (b.side_nodes != 1)} on that side)")
     else:
         lines.append("No single road's closure cuts a gate, sort station or depot off.")
@@ -49,7 +55,7 @@ def run(args) -> int:
     except ValueError as exc:  # an unknown variant
         print(f"analyze: {exc}", file=sys.stderr)
         return 2
-    print(report_text(analysis))
+    print(report_text(analysis, {n.id: n.name for n in airport.nodes}))
     if args.json:
         Path(args.json).write_text(json.dumps(analysis.to_dict(), indent=1), encoding="utf-8")
         print(f"wrote {args.json}")
