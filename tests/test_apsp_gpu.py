@@ -131,6 +131,15 @@ def test_copied_inputs_come_from_the_page_locked_pool(monkeypatch):
     assert gpu_fast._COPIED_INPUTS.owns(result.cost), "the input was copied"
 
 
+def test_page_locked_memory_refused_gives_ordinary_memory(monkeypatch):
+    def refuse(shape, dtype):
+        raise RuntimeError("CUDA_ERROR_OUT_OF_MEMORY")
+    monkeypatch.setattr(gpu_fast, "SIMULATED", False)
+    monkeypatch.setattr(gpu_fast.cuda, "pinned_array", refuse)
+    a = gpu_fast.host_array((3, 4), np.int16)
+    assert a.shape == (3, 4) and a.dtype == np.int16
+
+
 @pytest.mark.parametrize("mapped_max", [gpu_fast.MAPPED_MAX, 0])
 def test_kernel_time_is_part_of_the_total_time(mapped_max, monkeypatch):
     monkeypatch.setattr(gpu_fast, "MAPPED_MAX", mapped_max)

@@ -558,10 +558,21 @@ def _mapped(shape) -> tuple:
 
 
 def _pinned(dtype):
-    """An allocator of page-locked host arrays the device copies to and from at full speed."""
+    """An allocator for a pool: (no kernel argument, a host array for copies)."""
     def allocate(shape) -> tuple:
-        return None, np.empty(shape, dtype) if SIMULATED else cuda.pinned_array(shape, dtype)
+        return None, host_array(shape, dtype)
     return allocate
+
+
+def host_array(shape, dtype) -> np.ndarray:
+    """Page-locked host memory (copies at full speed) where the driver gives it; ordinary memory
+    where it refuses (a large answer is better copied slowly than solved on the CPU)."""
+    if not SIMULATED:
+        try:
+            return cuda.pinned_array(shape, dtype)
+        except Exception:  # noqa: BLE001 — any refusal to lock memory: ordinary memory works
+            pass
+    return np.empty(shape, dtype)
 
 
 def _pinned_pool_bytes() -> int:
