@@ -110,3 +110,22 @@ def test_ctrl_c_stops_the_command_cleanly_and_writes_what_finished(tmp_path):
     assert 2 <= len(runs) < 400
     manifest = json.loads((tmp_path / "d" / "sweep.json").read_text())
     assert manifest["interrupted"] and manifest["runs_finished"] == len(runs)
+
+
+def test_a_swallowed_ctrl_c_still_stops_the_sweep_after_the_next_day(client, tmp_path):
+    # Python ignores exceptions raised in some callbacks (weakref ones): a KeyboardInterrupt
+    # landing there is lost, but the handler's flag still stops the sweep.
+    sweep = load_sweep(tiny(tmp_path, TINY.replace("seeds = 2", "seeds = 12")))
+    heard = []
+
+    def swallowed_ctrl_c(run, row, wall):
+        heard.append(run.index)
+        if len(heard) == 2:
+            try:
+                signal.raise_signal(signal.SIGINT)
+            except KeyboardInterrupt:
+                pass  # what a weakref callback does with it
+
+    outcome = run_sweep(client, sweep, on_result=swallowed_ctrl_c)
+    assert outcome.interrupted and 2 <= len(outcome.rows) < 48
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # put back

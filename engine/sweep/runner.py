@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import os
 import signal
+import threading
 import uuid
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -92,6 +93,7 @@ def run_sweep(client: Client, sweep: Sweep, runs: list[Run] | None = None,
     futures = {client.submit(run_day, airports[r.scenario.layout], r, sweep.variant,
                              key=f"day-{r.index}-{token}", pure=False): r
                for r in runs}
+    ctrl_c = _CtrlC()
     try:
         for future in as_completed(futures):
             run = futures[future]
@@ -104,11 +106,36 @@ def run_sweep(client: Client, sweep: Sweep, runs: list[Run] | None = None,
                 outcome.rows[run.index], outcome.wall_s[run.index] = row, wall
             if on_result:
                 on_result(run, row, wall)
+            if ctrl_c.pressed:
+                outcome.interrupted = True
+                break
             if stop and stop():
                 outcome.interrupted = len(outcome.rows) + len(outcome.failures) < len(runs)
                 break
     except KeyboardInterrupt:
         outcome.interrupted = True
     finally:
+        ctrl_c.restore()
         client.cancel([f for f in futures if not f.done()])
     return outcome
+
+
+class _CtrlC:
+    """Ctrl-C during the days, heard even where Python swallows the KeyboardInterrupt it raises
+    (it can land in a weakref callback, where exceptions are ignored): the handler also sets
+    ``pressed``, which the loop reads after each finished day. Only in the main thread, and only
+    where Ctrl-C raises KeyboardInterrupt (not where it is ignored)."""
+
+    def __init__(self):
+        self.pressed, self._previous = False, None
+        if (threading.current_thread() is threading.main_thread()
+                and signal.getsignal(signal.SIGINT) is signal.default_int_handler):
+            self._previous = signal.signal(signal.SIGINT, self._heard)
+
+    def _heard(self, signum, frame):
+        self.pressed = True
+        raise KeyboardInterrupt
+
+    def restore(self) -> None:
+        if self._previous is not None:
+            signal.signal(signal.SIGINT, self._previous)
