@@ -11,8 +11,9 @@ being measured, settles for a second, then counts for ``--seconds`` of wall time
 - UI busy: CPU time of the UI thread over wall time (``time.thread_time``);
 - achieved: simulated seconds the displayed clock advanced per wall second, and the lag — how
   many simulated seconds it ended behind the chosen speed (0 when it kept up);
-- in the JSON rows also: each variant's time per recompute (median, 95th percentile) and the
-  latency from a change of the bags to the new routes on screen (``gui.route_latency``).
+- in the JSON rows also: each variant's time per recompute (median, 95th percentile), the
+  latency from a change of the bags to the new routes on screen (``gui.route_latency``), and in
+  race mode how many of the recomputes raced (a newer one replaces one still waiting to race).
 
 Run it on a real display or under Xvfb (``xvfb-run -a -s "-screen 0 1600x1000x24"``); without
 one it uses Qt's offscreen platform, which paints too but is not a screen.
@@ -106,6 +107,9 @@ def _details(r: dict) -> str:
     """Each variant's median time per recompute and the route latency, where there were any."""
     parts = [f"{v} {s['median_ms']:.2f} ms" for v, s in r.get("recomputes", {}).items()
              if s["count"]]
+    races = r.get("raced", {})
+    if races.get("of"):
+        parts.append(f"raced {races['raced']} of {races['of']} recomputes")
     lat = r.get("latency", {}).get("latency_s", {})
     if lat.get("count"):
         parts.append(f"bags-to-route latency median {lat['median_ms']:.0f} ms, "
@@ -219,6 +223,9 @@ def _measure_one(args) -> int:
         row["recomputes"] = {v: _stats([t.seconds for t in rows if t.variant == v])
                              for v in sorted({t.variant for t in rows})}
         row["key_nodes"] = rows[0].n if rows else None
+        races = [raced for r, raced in window.timing_plot.race_rounds.items()
+                 if r > state["round"]]
+        row["raced"] = {"raced": sum(races), "of": len(races)}
         samples = [x for x in latency.samples if x["round"] > state["round"]]
         row["latency"] = {k: _stats([x[k] for x in samples])
                           for k in ("latency_s", "to_ui_s", "draw_s")}

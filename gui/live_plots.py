@@ -3,7 +3,9 @@ route engine solves from the tugs), and the KPIs.
 
 Timing: one curve per variant against the recompute number, log-scale milliseconds, the last
 ``WINDOW`` recomputes; the legend gives each variant's current and median time. In race mode
-every variant solves the same recomputes, so the curves line up point for point.
+every variant solves the same recomputes, so the curves line up point for point; at high speed a
+recompute may be replaced by a newer one before it races, and the title says how many of the
+recomputes shown raced.
 KPIs: misconnected bags per 1,000 (MBR), bags delivered on time, waiting and misconnected,
 against simulated hours, in four small panels (their scales differ by orders of magnitude).
 
@@ -149,6 +151,8 @@ class TimingPlot(pg.PlotWidget):
         self.graph = ""
         self.family = "Floyd–Warshall"
         self.rows: list = []                       # every Timing this run (for CSV)
+        self.race_rounds: dict[int, bool] = {}     # race mode's recomputes: raced or replaced
+        self._race_note = ""
         self.data: dict[str, deque] = {}
         self.curves: dict[str, pg.PlotDataItem] = {}
         self.throttle = Throttle(self, self.redraw)
@@ -165,8 +169,8 @@ class TimingPlot(pg.PlotWidget):
         for curve in self.curves.values():
             self.plot.removeItem(curve)
         self.legend.clear()
-        self.curves, self.data, self.rows = {}, {}, []
-        self.throttle.dirty, self._y_range = False, None
+        self.curves, self.data, self.rows, self.race_rounds = {}, {}, [], {}
+        self.throttle.dirty, self._y_range, self._race_note = False, None, ""
         self.device, self.graph = device or self.device, graph
         self._set_title()
         self._empty_view()
@@ -185,7 +189,7 @@ class TimingPlot(pg.PlotWidget):
         self._set_title()
 
     def _set_title(self) -> None:
-        sub = " · ".join(p for p in (self.graph, self.device) if p)
+        sub = " · ".join(p for p in (self.graph, self.device, self._race_note) if p)
         title = f"<b>{self.family} time per recompute</b>"
         if sub:
             title += f"<br><span style='font-size:8.5pt; color:#495057'>{sub}</span>"
@@ -202,6 +206,29 @@ class TimingPlot(pg.PlotWidget):
         if fresh:
             self.throttle.request()
 
+    def add_race(self, round_: int, timings) -> None:
+        """Race mode's outcome for recompute ``round_``: the raced variants' timings, or none
+        when a newer recompute replaced it before it raced."""
+        self.race_rounds[round_] = bool(timings)
+        self.add(timings)
+        self.throttle.request()
+
+    def race_summary(self) -> tuple[int, int] | None:
+        """(raced, of) race mode's recomputes among the last ``WINDOW``; None if none."""
+        if not self.race_rounds:
+            return None
+        latest = max(self.race_rounds)
+        shown = [raced for r, raced in self.race_rounds.items() if r > latest - WINDOW]
+        return sum(shown), len(shown)
+
+    def race_note(self) -> str:
+        """"raced 12 of 40 recomputes" (the last ``WINDOW``), "" outside race mode."""
+        summary = self.race_summary()
+        if summary is None:
+            return ""
+        raced, of = summary
+        return f"raced {raced} of {of} recomputes"
+
     def flush(self) -> None:
         """Draw what arrived since the last redraw now (e.g. on pause)."""
         self.throttle.flush()
@@ -215,6 +242,10 @@ class TimingPlot(pg.PlotWidget):
         return values[-1], float(np.median(values))
 
     def redraw(self) -> None:
+        note = self.race_note()
+        if note != self._race_note:
+            self._race_note = note
+            self._set_title()
         self.legend.setVisible(bool(self.data))
         latest_round = max((d[-1][0] for d in self.data.values() if d), default=0)
         hi = max(10, math.ceil((latest_round + 1) / 20) * 20)    # moves in steps of 20

@@ -578,6 +578,7 @@ class MainWindow(QMainWindow):
         p = self.player
         p.loaded.connect(self._on_sim_loaded)
         p.stepped.connect(self._on_sim_stepped)
+        p.raced.connect(self.timing_plot.add_race)
         p.frame.connect(self._on_sim_frame)
         p.failed.connect(lambda m: self._show_error("Simulation failed", m, dialog=False))
         p.playingChanged.connect(self._on_playing_changed)
@@ -661,7 +662,7 @@ class MainWindow(QMainWindow):
         racers = self.player.runner.worker.race_with
         if on:
             self._set_status(f"Race mode: each recompute also runs {', '.join(racers)} "
-                             "on the same matrix")
+                             "on the same matrix, in the simulation's spare time")
 
     def select_tug(self, tug: int | None) -> None:
         self.tug_layer.select(tug)
@@ -732,18 +733,26 @@ class MainWindow(QMainWindow):
         self.sim_panel.show_counts(snap.kpis)
         self._show_selected_tug()
         if result.timings:
-            main = [t for t in result.timings if not t.raced][-1:] or result.timings[-1:]
-            t = main[0]
-            raced = len({x.variant for x in result.timings})
+            t = result.timings[-1]
             self._recompute_line = (
                 f" — recompute #{t.round}: {t.variant} {t.seconds * 1000:.2f} ms on {t.n} "
-                f"nodes" + (f"; {raced} variants raced" if raced > 1 else "")
+                f"nodes" + self._race_text(t.variant)
                 + f"; worker {result.wall_s * 1000:.0f} ms for this step")
         pace = self._pace_text()
         if self.player.playing and time.monotonic() - self._error_time > 8 and (
                 result.timings or pace):
             self._set_status(f"Playing at {self.player.speed:g}×{self._recompute_line}{pace}")
         self.simStepped.emit(result)
+
+    def _race_text(self, dispatcher: str) -> str:
+        """What the status bar says of race mode: how many variants, on how many recomputes."""
+        summary = self.timing_plot.race_summary() if self.player.race else None
+        if not summary or not summary[0]:
+            return ""
+        raced, of = summary
+        variants = len(set(self.player.runner.worker.race_with) | {dispatcher})
+        return f"; {variants} variants raced" + (f" on {raced} of {of} recomputes"
+                                                 if raced < of else "")
 
     def _pace_text(self) -> str:
         """What the status bar adds when the day plays slower than the chosen speed."""

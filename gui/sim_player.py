@@ -36,6 +36,7 @@ class SimPlayer(QObject):
 
     loaded = Signal(object)           # facts dict
     stepped = Signal(object)          # StepResult (current generation only)
+    raced = Signal(int, object)       # recompute round, [Timing] of the race ([]: not raced)
     frame = Signal(float, object)     # displayed simulated time, tugs × 2 positions
     failed = Signal(str)
     playingChanged = Signal(bool)
@@ -47,6 +48,7 @@ class SimPlayer(QObject):
         self.runner.worker.loaded.connect(self._on_loaded)
         self.runner.worker.stepped.connect(self._on_stepped)
         self.runner.worker.failed.connect(self._on_failed)
+        self.runner.worker.raced.connect(self._on_raced)
         self.generation = 0
         self.speed = 60.0
         self.playing = False
@@ -59,6 +61,8 @@ class SimPlayer(QObject):
         self.pending = False             # an advance request is with the worker
         self.shown: StepResult | None = None   # the newest result the clock has reached
         self._unshown: deque = deque()   # results computed ahead of the displayed clock
+        self._races: list = []           # race outcomes of recomputes not shown yet
+        self._round_shown = 0            # the last recompute whose step has been shown
         self.frames = 0                  # animation frames drawn (for frame-rate measurement)
         self.results = 0
         self.play_when_ready = False
@@ -79,6 +83,7 @@ class SimPlayer(QObject):
         self.ready, self.pending, self.latest, self.shown = False, False, None, None
         self.history.clear()
         self._unshown.clear()
+        self._races, self._round_shown = [], 0
         self.clock = self.target = 0.0
         self.end_time = config.hours * 3600.0
         self.runner.worker.variant = config.variant
@@ -234,7 +239,22 @@ class SimPlayer(QObject):
                 nxt.series[:0] = result.series
                 continue
             self.shown = result
+            self._round_shown = max([self._round_shown] + [t.round for t in result.timings])
             self.stepped.emit(result)
+            self._show_races()
+
+    def _on_raced(self, generation: int, round_: int, timings: list) -> None:
+        """A race's outcome, shown once the recompute it raced is (timings match the map)."""
+        if generation == self.generation:
+            self._races.append((round_, timings))
+            self._show_races()
+
+    def _show_races(self) -> None:
+        ready = [r for r in self._races if r[0] <= self._round_shown]
+        if ready:
+            self._races = [r for r in self._races if r[0] > self._round_shown]
+            for round_, timings in ready:
+                self.raced.emit(round_, timings)
 
     def _on_failed(self, generation: int, message: str) -> None:
         if generation == self.generation:

@@ -7,8 +7,9 @@ the new KPI samples. Every request carries a generation id; the UI bumps it on e
 or restart, and the worker skips stale requests, so a previous airport's results are never drawn
 on a new one. A stop flag is checked between sub-steps, so closing waits a few milliseconds.
 
-Race mode: on each bag-aware recompute of the live data the worker also solves the same cost
-matrix with every other race variant and reports each one's time (and whether it agreed).
+Race mode: each bag-aware recompute of the live data is handed to a ``RaceRunner``, which solves
+the same cost matrix with every other race variant in the simulation's spare time and reports each
+one's time (and whether it agreed) with ``raced``; the step itself does not wait for it.
 """
 
 from __future__ import annotations
@@ -26,9 +27,10 @@ from PySide6.QtCore import QCoreApplication, QObject, QThread, Signal, Slot
 from engine.gpu_device import simulated
 from engine.sim import SimConfig, Simulation
 from engine.sim.edits import EditError, apply_edit, edited_layout
-from engine.sim.route_engine import ALL_PAIRS, variants_of, warm_up
+from engine.sim.route_engine import ALL_PAIRS, variants_of
 from engine.sim.tugs import DRIVING, HANDLING
 
+from .race_runner import RaceJob, RaceRunner, SimActivity
 from .solver_worker import ENGINE_LOCK
 
 SUBSTEP_S = 30.0        # simulated seconds between two looks at the stop flag
@@ -160,6 +162,7 @@ class SimWorker(QObject):
 
     loaded = Signal(int, object)       # generation, dict of facts
     stepped = Signal(object)           # StepResult
+    raced = Signal(int, int, object)   # generation, round, [Timing] ([]: replaced, not raced)
     failed = Signal(int, str)
     edited = Signal(int, object, object)   # generation, engine.sim.edits.Applied, edited layout
     editRefused = Signal(int, str)         # generation, why (nothing changed)
@@ -173,10 +176,13 @@ class SimWorker(QObject):
         self._timings: list[Timing] = []
         self._round = 0
         self._series_sent = 0
-        self._warmed: set[tuple[str, str]] = set()
         self.race = False                # read by the worker at each recompute
         self.race_with: list[str] = race_variants()
         self.variant = "cpu-blocked"     # the dispatcher's variant for the next recompute
+        self.activity = SimActivity()    # what the UI asked of this worker and it has not done
+        self.races = RaceRunner(self.activity, ENGINE_LOCK,
+                                lambda generation: self.race and self.current(generation),
+                                self.raced.emit, Timing)
 
     # -- called from the UI thread (thread-safe) ----------------------------------------------
     def set_generation(self, generation: int) -> None:
@@ -189,6 +195,7 @@ class SimWorker(QObject):
 
     def stop(self) -> None:
         self._stop.set()
+        self.races.stop()
 
     @contextmanager
     def _engine(self):
@@ -205,6 +212,12 @@ class SimWorker(QObject):
     # -- slots (worker thread) ----------------------------------------------------------------
     @Slot(int, object, object)
     def load(self, generation: int, airport, config: SimConfig) -> None:
+        try:
+            self._load(generation, airport, config)
+        finally:
+            self.activity.done()
+
+    def _load(self, generation: int, airport, config: SimConfig) -> None:
         if not self.current(generation):
             return
         try:
@@ -240,6 +253,12 @@ class SimWorker(QObject):
 
     @Slot(int, float)
     def advance(self, generation: int, target_t: float) -> None:
+        try:
+            self._advance(generation, target_t)
+        finally:
+            self.activity.done()
+
+    def _advance(self, generation: int, target_t: float) -> None:
         sim = self.sim
         if sim is None or not self.current(generation):
             return
@@ -261,6 +280,12 @@ class SimWorker(QObject):
     @Slot(int, object)
     def apply_edit(self, generation: int, edit) -> None:
         """A what-if edit (``engine.sim.edits``), applied between two steps of the day."""
+        try:
+            self._apply_edit(generation, edit)
+        finally:
+            self.activity.done()
+
+    def _apply_edit(self, generation: int, edit) -> None:
         sim = self.sim
         if sim is None or not self.current(generation):
             return
@@ -285,7 +310,7 @@ class SimWorker(QObject):
                           series, wall_s, len(sim.tables.keys.key_nodes))
 
     def _hook(self, sim: Simulation) -> None:
-        """Record every bag-aware recompute (and race the others on its matrix)."""
+        """Record every bag-aware recompute (and hand it to the race in race mode)."""
         keys = sim.tables.keys
         original = keys.update
 
@@ -297,28 +322,14 @@ class SimWorker(QObject):
             self._timings.append(Timing(self._round, sim.t, r.variant, r.seconds, n,
                                         started=started, note=r.note))
             if self.race:
-                self._race(sim, r, n)
+                with self._lock:
+                    generation = self._generation
+                self.races.submit(RaceJob(generation, self._round, sim.t, n, r.variant, r.dist,
+                                          keys.racer(), sim.tables.engine,
+                                          tuple(self.race_with)))
             return r
 
         keys.update = update
-
-    def _race(self, sim: Simulation, first, n: int) -> None:
-        """Every other race variant on the problem ``first`` just solved (its family's)."""
-        keys, t, engine = sim.tables.keys, sim.t, sim.tables.engine
-        for name in self.race_with:
-            if name == first.variant:
-                continue
-            try:
-                if (engine, name) not in self._warmed:  # JIT compile outside the timed solve
-                    warm_up(engine, name)
-                    self._warmed.add((engine, name))
-                r = keys.race(name)
-            except Exception as exc:  # one failing variant must not stop the simulation
-                self._timings.append(Timing(self._round, t, name, float("nan"), n, True, False))
-                print(f"race: {name} failed: {exc}")
-                continue
-            same = bool(np.array_equal(r.dist, first.dist))
-            self._timings.append(Timing(self._round, t, r.variant, r.seconds, n, True, same))
 
 
 class SimThread(QObject):
@@ -345,13 +356,16 @@ class SimThread(QObject):
 
     def load(self, generation: int, airport, config: SimConfig) -> None:
         self.worker.set_generation(generation)
+        self.worker.activity.ask()
         self._load.emit(generation, airport, config)
 
     def advance(self, generation: int, target_t: float) -> None:
+        self.worker.activity.ask()
         self._advance.emit(generation, float(target_t))
 
     def apply_edit(self, generation: int, edit) -> None:
         """Queue a what-if edit into the simulation's thread (after any step already asked for)."""
+        self.worker.activity.ask()
         self._edit.emit(generation, edit)
 
     def shutdown(self, msecs: int = 60000) -> bool:
@@ -361,4 +375,5 @@ class SimThread(QObject):
         self.closed = True
         self.worker.stop()
         self.thread.quit()
-        return self.thread.wait(msecs)
+        ended = self.thread.wait(msecs)
+        return self.worker.races.join(msecs / 1000.0) and ended

@@ -107,9 +107,12 @@ class KeyGraph:
                                copy=False)
         return r
 
-    def race(self, variant: str):
-        """The last bag-aware problem solved again with ``variant``; nothing kept (race mode)."""
-        return solve(self.wk, variant)
+    def racer(self):
+        """``solve_again(variant)``: the last bag-aware problem solved again with ``variant``,
+        nothing kept (race mode). It holds that problem's own matrix, so it solves the same one
+        after later updates too (a race runs in a thread of its own, behind the simulation)."""
+        wk = self.wk
+        return lambda variant: solve(wk, variant)
 
     @property
     def solved(self) -> bool:

@@ -103,8 +103,9 @@ class TugKeyGraph(KeyGraph):
         self._from.update(zip(self.sources.tolist(), r.dist))
         return r
 
-    def race(self, variant: str):
-        return sssp_solve(self.graph, self.sources, variant)
+    def racer(self):
+        graph, sources = self.graph, self.sources
+        return lambda variant: sssp_solve(graph, sources, variant)
 
     @property
     def solved(self) -> bool:

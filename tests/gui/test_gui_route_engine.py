@@ -51,6 +51,7 @@ def test_race_mode_races_the_sssp_variants_on_the_same_solves(qtbot, sim_window)
     assert w.player.runner.worker.race_with == CPU_SSSP
     w.sim_panel.race_check.setChecked(True)
     play_until(qtbot, w, 900)
+    qtbot.waitUntil(lambda: len(w.timing_plot.variants_seen()) == 2, timeout=SIM_TIMEOUT_MS)
     assert set(w.timing_plot.variants_seen()) == set(CPU_SSSP)
     raced = [t for t in w.timing_plot.rows if t.raced]
     assert raced and all(t.agrees for t in raced)   # the same distances from the same tugs

@@ -134,6 +134,8 @@ def test_race_mode_times_every_available_variant_on_the_same_recomputes(qtbot, s
     w.sim_panel.race_check.setChecked(True)
     assert w.race_action.isChecked() and w.player.race
     play_until(qtbot, w, 900)
+    # races run after their steps, in the simulation's spare time: paused, it has plenty
+    qtbot.waitUntil(lambda: len(w.timing_plot.variants_seen()) == 2, timeout=SIM_TIMEOUT_MS)
     assert set(w.timing_plot.variants_seen()) == {"cpu-linear", "cpu-blocked"}
     rounds = {}
     for t in w.timing_plot.rows:

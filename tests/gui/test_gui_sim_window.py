@@ -145,6 +145,7 @@ def test_exports_write_kpis_timings_and_the_map(qtbot, sim_window, tmp_path):
     w = sim_window
     w.set_race(True)
     play_until(qtbot, w, 900)
+    qtbot.waitUntil(lambda: any(t.raced for t in w.timing_plot.rows), timeout=SIM_TIMEOUT_MS)
     kpis = w.export_kpis(tmp_path / "kpis.csv")
     rows = list(csv.DictReader(kpis.open(encoding="utf-8")))
     assert rows and float(rows[-1]["t"]) >= 840 and "mbr" in rows[0]
