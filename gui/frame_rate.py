@@ -9,6 +9,8 @@ being measured, settles for a second, then counts for ``--seconds`` of wall time
 - repaints/s: paint events of the map's viewport;
 - worst gap: the longest wall time between two animation frames;
 - UI busy: CPU time of the UI thread over wall time (``time.thread_time``);
+- waiting for a CPU: the share of wall time the UI and simulation threads were ready to run but
+  had no core (Linux's per-thread scheduler statistics): the machine's other load;
 - achieved: simulated seconds the displayed clock advanced per wall second, and the lag — how
   many simulated seconds it ended behind the chosen speed (0 when it kept up);
 - in the JSON rows also: each variant's time per recompute (median, 95th percentile), the
@@ -27,6 +29,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -107,6 +110,11 @@ def _details(r: dict) -> str:
     """Each variant's median time per recompute and the route latency, where there were any."""
     parts = [f"{v} {s['median_ms']:.2f} ms" for v, s in r.get("recomputes", {}).items()
              if s["count"]]
+    shares = r.get("threads", {})
+    if shares:
+        parts.append("threads running / waiting for a CPU: " + ", ".join(
+            f"{name} {100 * v['running']:.0f}% / {100 * v['waiting_for_cpu']:.0f}%"
+            for name, v in shares.items()))
     races = r.get("raced", {})
     if races.get("of"):
         parts.append(f"raced {races['raced']} of {races['of']} recomputes")
@@ -118,18 +126,27 @@ def _details(r: dict) -> str:
 
 
 def table(rows: list[dict]) -> str:
-    """The rows as a Markdown table."""
-    out = ["| speed | race | frames/s | map repaints/s | worst frame gap | UI thread busy "
-           "| sim speed achieved | behind after the run |",
-           "|---|---|---|---|---|---|---|---|"]
+    """The rows as a Markdown table (the README's)."""
+    out = ["| speed | race | frames/s | worst frame gap | UI thread busy (per frame); waiting "
+           "for a CPU | day's speed | behind after the run | bags-to-route latency, median (p95) "
+           "| recomputes raced |",
+           "|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         if "error" in r:
             out.append(f"| {r['speed']}× | {'on' if r['race'] else 'off'} | failed: "
-                       f"{r['error']} | | | | | |")
+                       f"{r['error']} | | | | | | |")
             continue
+        lat = r.get("latency", {}).get("latency_s", {})
+        latency = (f"{lat['median_ms']:.0f} ms ({lat['p95_ms']:.0f} ms), {lat['count']} "
+                   "recomputes" if lat.get("count") else f"no recompute in the {r['wall_s']:.0f} s")
+        races = r.get("raced", {})
+        raced = f"{races['raced']} of {races['of']}" if r["race"] and races.get("of") else "—"
+        ui = r.get("threads", {}).get("ui")
+        waiting = f"; {100 * ui['waiting_for_cpu']:.0f}%" if ui else ""
         out.append(f"| {r['speed']}× | {'on' if r['race'] else 'off'} | {r['fps']:.1f} | "
-                   f"{r['repaints']:.1f} | {r['worst_gap_ms']:.0f} ms | {100 * r['ui_busy']:.0f}% | "
-                   f"{r['achieved']:.0f}× | {r['lag_s']:.0f} s ({r['lag_pct']:.0f}%) |")
+                   f"{r['worst_gap_ms']:.0f} ms | {100 * r['ui_busy']:.0f}% "
+                   f"({r['ui_ms_per_frame']:.1f} ms){waiting} | {r['achieved']:.0f}× | "
+                   f"{r['lag_s']:.0f} s ({r['lag_pct']:.0f}%) | {latency} | {raced} |")
     return "\n".join(out)
 
 
@@ -141,6 +158,27 @@ def _stats(values: list[float]) -> dict:
         return {"count": 0}
     return {"count": int(len(v)), "median_ms": float(np.median(v)),
             "p95_ms": float(np.percentile(v, 95)), "max_ms": float(v.max())}
+
+
+def scheduler_times(threads: dict) -> dict[str, tuple[float, float]]:
+    """Per named thread (its OS id): seconds it ran on a core and seconds it waited, ready, for
+    one (``/proc/self/task/ID/schedstat``; Linux only). Threads not found are left out."""
+    out = {}
+    for name, tid in threads.items():
+        try:
+            with open(f"/proc/self/task/{tid}/schedstat", encoding="ascii") as fh:
+                ran, waited = fh.read().split()[:2]
+        except (OSError, ValueError):
+            continue
+        out[name] = (int(ran) / 1e9, int(waited) / 1e9)
+    return out
+
+
+def _thread_shares(before: dict, after: dict, wall: float) -> dict[str, dict]:
+    """What each thread did over ``wall`` seconds: running, and waiting for a core."""
+    return {name: {"running": (ran - before.get(name, (0.0, 0.0))[0]) / wall,
+                   "waiting_for_cpu": (waited - before.get(name, (0.0, 0.0))[1]) / wall}
+            for name, (ran, waited) in after.items()}
 
 
 def paint_counter(parent):
@@ -203,6 +241,9 @@ def _measure_one(args) -> int:
     counter = paint_counter(window)
     latency = RouteLatency(window)
     state: dict = {}
+    worker = player.runner.worker
+    threads = lambda: scheduler_times({"ui": threading.get_native_id(),   # noqa: E731
+                                       "simulation": worker.native_id})
 
     def finish() -> None:
         wall = time.perf_counter() - state["wall"]
@@ -217,7 +258,8 @@ def _measure_one(args) -> int:
                    ui_busy=(time.thread_time() - state["cpu"]) / wall,
                    ui_ms_per_frame=1000 * (time.thread_time() - state["cpu"]) / max(frames, 1),
                    achieved=advanced / wall, lag_s=lag, lag_pct=100 * lag / wanted,
-                   clock=player.clock, tugs=len(player.latest.tugs), status=window.status_text())
+                   clock=player.clock, tugs=len(player.latest.tugs), status=window.status_text(),
+                   threads=_thread_shares(state["threads"], threads(), wall))
         window.map_view.viewport().removeEventFilter(counter)
         rows = window.timing_plot.rows[state["rows"]:]
         row["recomputes"] = {v: _stats([t.seconds for t in rows if t.variant == v])
@@ -244,7 +286,8 @@ def _measure_one(args) -> int:
     def count() -> None:
         state.update(wall=time.perf_counter(), frames=player.frames, clock=player.clock,
                      cpu=time.thread_time(), rows=len(window.timing_plot.rows),
-                     round=max((t.round for t in window.timing_plot.rows), default=0))
+                     round=max((t.round for t in window.timing_plot.rows), default=0),
+                     threads=threads())
         counter.paints = 0
         window.map_view.viewport().installEventFilter(counter)
         player.frame.connect(lambda *_: stamps.append(time.perf_counter()))

@@ -1,13 +1,13 @@
-"""Race mode behind the simulation: the other variants solve a recompute's problem in a thread of
-their own, in the simulation's spare time, one problem at a time.
+"""Race mode behind the simulation: the other variants solve a recompute's problem after the step
+that ran it has been handed over, in the simulation's spare time, one problem at a time.
 
-The simulation hands each bag-aware recompute over (``submit``) and goes on at once: its step
-reaches the screen without waiting for the race. A problem still waiting to race is replaced by a
-newer one, and the replaced recompute is reported as not raced, so at high speed the race follows
-the newest bags instead of queueing behind them. A problem once started is solved by every race
-variant (the same matrix the dispatcher solved), one variant at a time under the engine lock, each
-started only while the simulation has no step running or asked for (``SimActivity``): a race holds
-a step up by one solve at most, and never changes the day.
+The simulation hands each bag-aware recompute over (``submit``) and finishes its step: the step
+reaches the screen without waiting for the race. Between steps the worker gives the race a turn
+(``run``): one variant solve at a time, for as long as no step, load or edit is asked of it
+(``SimActivity``), so a race holds a step up by one solve at most, and never changes the day. A
+problem still waiting to race is replaced by a newer one, and the replaced recompute is reported
+as not raced: at high speed the race follows the newest bags instead of queueing behind them. A
+problem once started is solved by every race variant (the same matrix the dispatcher solved).
 """
 
 from __future__ import annotations
@@ -20,38 +20,27 @@ import numpy as np
 
 from engine.sim.route_engine import warm_up
 
-POLL_S = 0.05           # how often a waiting race looks at the stop flag
-
 
 class SimActivity:
-    """Steps, loads and edits the simulation has been asked for and not finished (asked from the
-    UI thread, finished in the simulation's thread)."""
+    """Steps, loads and edits asked of the simulation and not finished yet (asked from the UI
+    thread, finished in the simulation's thread)."""
 
     def __init__(self):
-        self._cond = threading.Condition()
+        self._lock = threading.Lock()
         self._wanted = 0
 
     def ask(self) -> None:
-        with self._cond:
+        with self._lock:
             self._wanted += 1
 
     def done(self) -> None:
-        with self._cond:
+        with self._lock:
             self._wanted = max(0, self._wanted - 1)   # a slot called directly was never asked
-            if not self._wanted:
-                self._cond.notify_all()
 
     @property
     def idle(self) -> bool:
-        with self._cond:
+        with self._lock:
             return not self._wanted
-
-    def wait_idle(self, stopped: Callable[[], bool]) -> bool:
-        """Wait until nothing is asked of the simulation; False if ``stopped()`` first."""
-        with self._cond:
-            while self._wanted and not stopped():
-                self._cond.wait(POLL_S)
-        return not stopped()
 
 
 @dataclass
@@ -66,100 +55,59 @@ class RaceJob:
     solve_again: Callable = field(repr=False)
     engine: str = "all-pairs"
     variants: tuple[str, ...] = ()
+    timings: list = field(default_factory=list)   # the variants raced so far
+
+    def left(self) -> list[str]:
+        """The race variants still to solve it (never the dispatcher's own)."""
+        done = len(self.timings)
+        return [v for v in self.variants if v != self.first][done:]
 
 
 class RaceRunner:
-    """``submit(job)`` from the simulation's thread; ``deliver(generation, round, timings)`` is
-    called from the race thread with one ``Timing`` per raced variant, or from ``submit`` with an
-    empty list for a recompute replaced before it raced. ``wanted(generation)``: race this
-    generation's jobs at all (race mode still on, the day not replaced)."""
+    """Races recomputes in the simulation's thread, between its steps. ``deliver(generation,
+    round, timings)``: one ``Timing`` per raced variant, or an empty list for a recompute replaced
+    before it raced. ``wanted(generation)``: race this generation's jobs at all (race mode still
+    on, the day not replaced); ``make_timing``: ``Timing``'s constructor."""
 
-    def __init__(self, activity: SimActivity, engine_lock, wanted: Callable[[int], bool],
-                 deliver: Callable[[int, int, list], None], make_timing: Callable):
-        self.activity = activity
-        self.engine_lock = engine_lock
+    def __init__(self, wanted: Callable[[int], bool], deliver: Callable[[int, int, list], None],
+                 make_timing: Callable):
         self.wanted = wanted
         self.deliver = deliver
         self.make_timing = make_timing
-        self._cond = threading.Condition()
-        self._queued: RaceJob | None = None
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
+        self.current: RaceJob | None = None   # started: every variant solves it
+        self.queued: RaceJob | None = None    # waiting; a newer recompute replaces it
         self._warmed: set[tuple[str, str]] = set()
-        self.busy = False                # a job is being raced (tests look at it)
 
     def submit(self, job: RaceJob) -> None:
         """Race ``job`` next; a job still waiting is dropped and reported as not raced."""
-        with self._cond:
-            replaced, self._queued = self._queued, job
-            if self._thread is None and not self._stop.is_set():
-                self._thread = threading.Thread(target=self._loop, name="bagroute-race",
-                                                daemon=True)
-                self._thread.start()
-            self._cond.notify_all()
+        replaced, self.queued = self.queued, job
         if replaced is not None and self.wanted(replaced.generation):
             self.deliver(replaced.generation, replaced.round, [])
 
-    def stop(self) -> None:
-        self._stop.set()
-        with self._cond:
-            self._cond.notify_all()
-
-    def join(self, timeout: float) -> bool:
-        """Wait for the race thread to end (after ``stop``); True if it did."""
-        thread = self._thread
-        if thread is not None:
-            thread.join(timeout)
-            return not thread.is_alive()
-        return True
-
     @property
-    def queued(self) -> RaceJob | None:
-        with self._cond:
-            return self._queued
+    def pending(self) -> bool:
+        return self.current is not None or self.queued is not None
 
-    # -- the race thread ------------------------------------------------------------------------
-    def _loop(self) -> None:
+    def run(self, may_solve: Callable[[], bool], engine) -> None:
+        """Solve variants one at a time while ``may_solve()`` (nothing else is asked of the
+        simulation), each inside the ``engine()`` context (the engine lock); a job is delivered
+        as soon as its last variant has solved, and the queued one is started."""
         while True:
-            with self._cond:
-                while self._queued is None and not self._stop.is_set():
-                    self._cond.wait()
-                if self._stop.is_set():
+            job = self.current
+            if job is None:
+                if self.queued is None:
                     return
-                job, self._queued = self._queued, None
-                self.busy = True
-            try:
-                if self.wanted(job.generation):
-                    timings = self._race(job)
-                    if timings is not None:
-                        self.deliver(job.generation, job.round, timings)
-            finally:
-                self.busy = False
-
-    def _race(self, job: RaceJob) -> list | None:
-        """Every race variant on ``job`` but the dispatcher's own; None if stopped or no longer
-        wanted part way (nothing of it is shown then)."""
-        out = []
-        for name in job.variants:
-            if name == job.first:
+                job, self.current, self.queued = self.queued, self.queued, None
+            left = job.left() if self.wanted(job.generation) else None
+            if not left:
+                self.current = None
+                if left is not None:    # nothing left to race: done (else: no longer wanted)
+                    self.deliver(job.generation, job.round, job.timings)
                 continue
-            if not self._take_turn():
-                return None
-            try:
-                if not self.wanted(job.generation):
-                    return None
-                out.append(self._solve(job, name))
-            finally:
-                self.engine_lock.release()
-        return out
-
-    def _take_turn(self) -> bool:
-        """The engine lock, taken while the simulation asks for nothing; False when stopped."""
-        stopped = self._stop.is_set
-        while self.activity.wait_idle(stopped):
-            if self.engine_lock.acquire(timeout=POLL_S):
-                return True
-        return False
+            if not may_solve():
+                return
+            with engine():
+                job.timings.append(self._solve(job, left[0]))
 
     def _solve(self, job: RaceJob, name: str):
         try:

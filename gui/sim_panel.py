@@ -75,11 +75,11 @@ class SimPanel(QWidget):
         form.addRow(self.restart_button)
         self.race_check = QCheckBox("Race every variant on each recompute")
         self.race_check.setToolTip("On each all-pairs recompute of the live data, also solve the "
-                                   "same matrix with every other available variant, in a thread "
-                                   "of its own while the simulation has time to spare, and plot "
-                                   "their times side by side (at high speed a recompute still "
-                                   "waiting to race gives way to a newer one: the plot's title "
-                                   "counts them)")
+                                   "same matrix with every other available variant, after the "
+                                   "step, while the simulation has time to spare, and plot their "
+                                   "times side by side (at high speed a recompute still waiting "
+                                   "to race gives way to a newer one: the plot's title counts "
+                                   "them)")
         form.addRow(self.race_check)
         layout.addWidget(day)
 

@@ -8,8 +8,9 @@ or restart, and the worker skips stale requests, so a previous airport's results
 on a new one. A stop flag is checked between sub-steps, so closing waits a few milliseconds.
 
 Race mode: each bag-aware recompute of the live data is handed to a ``RaceRunner``, which solves
-the same cost matrix with every other race variant in the simulation's spare time and reports each
-one's time (and whether it agreed) with ``raced``; the step itself does not wait for it.
+the same cost matrix with every other race variant after the step, while nothing else is asked of
+the worker, and reports each one's time (and whether it agreed) with ``raced``; the step itself
+does not wait for it.
 """
 
 from __future__ import annotations
@@ -180,8 +181,8 @@ class SimWorker(QObject):
         self.race_with: list[str] = race_variants()
         self.variant = "cpu-blocked"     # the dispatcher's variant for the next recompute
         self.activity = SimActivity()    # what the UI asked of this worker and it has not done
-        self.races = RaceRunner(self.activity, ENGINE_LOCK,
-                                lambda generation: self.race and self.current(generation),
+        self.native_id: int | None = None   # its thread's id in the OS (frame-rate reads it)
+        self.races = RaceRunner(lambda generation: self.race and self.current(generation),
                                 self.raced.emit, Timing)
 
     # -- called from the UI thread (thread-safe) ----------------------------------------------
@@ -195,7 +196,6 @@ class SimWorker(QObject):
 
     def stop(self) -> None:
         self._stop.set()
-        self.races.stop()
 
     @contextmanager
     def _engine(self):
@@ -216,8 +216,10 @@ class SimWorker(QObject):
             self._load(generation, airport, config)
         finally:
             self.activity.done()
+        self._race_turn()
 
     def _load(self, generation: int, airport, config: SimConfig) -> None:
+        self.native_id = threading.get_native_id()
         if not self.current(generation):
             return
         try:
@@ -257,6 +259,7 @@ class SimWorker(QObject):
             self._advance(generation, target_t)
         finally:
             self.activity.done()
+        self._race_turn()
 
     def _advance(self, generation: int, target_t: float) -> None:
         sim = self.sim
@@ -284,6 +287,7 @@ class SimWorker(QObject):
             self._apply_edit(generation, edit)
         finally:
             self.activity.done()
+        self._race_turn()
 
     def _apply_edit(self, generation: int, edit) -> None:
         sim = self.sim
@@ -301,6 +305,19 @@ class SimWorker(QObject):
         self.stepped.emit(self._result(generation, 0.0))
 
     # -- inside ---------------------------------------------------------------------------------
+    def _race_turn(self) -> None:
+        """Race mode's turn, after a step has been handed over: variant solves one at a time
+        while nothing else is asked of the simulation (``gui.race_runner``)."""
+        if not self.races.pending:
+            return
+        try:
+            self.races.run(lambda: self.activity.idle and not self._stop.is_set(), self._engine)
+        except Stopped:
+            return
+        except Exception as exc:   # never let the race take the day down
+            traceback.print_exc()
+            print(f"race: {exc}")
+
     def _result(self, generation: int, wall_s: float) -> StepResult:
         sim = self.sim
         timings, self._timings = self._timings, []
@@ -375,5 +392,4 @@ class SimThread(QObject):
         self.closed = True
         self.worker.stop()
         self.thread.quit()
-        ended = self.thread.wait(msecs)
-        return self.worker.races.join(msecs / 1000.0) and ended
+        return self.thread.wait(msecs)

@@ -1,10 +1,8 @@
-"""Race mode behind the simulation: one problem raced at a time, a newer recompute replaces one
-still waiting, a race starts only while the simulation is asked for nothing, and the panel says
-how many recomputes raced. Held back deterministically: the test holds the engine lock or keeps
-the simulation asked for a step, as the worker would; nothing is timed."""
+"""Race mode behind the simulation: one problem raced at a time, after the step, one variant
+solve per look at whether a step is asked for; a newer recompute replaces one still waiting; the
+panel says how many recomputes raced. Driven by hand, as the worker drives it: nothing is timed."""
 
-import threading
-import time
+from contextlib import contextmanager
 
 import numpy as np
 import pytest
@@ -15,7 +13,7 @@ from gui.live_plots import TimingPlot
 from gui.race_runner import RaceJob, RaceRunner, SimActivity
 from gui.sim_worker import Timing
 
-WAIT_S = 30.0
+VARIANTS = ("cpu-linear", "cpu-blocked")
 
 
 class FakeProblem:
@@ -30,68 +28,62 @@ class FakeProblem:
         return type("R", (), {"dist": self.dist.copy(), "variant": variant, "seconds": 0.001})
 
 
-def job(round_, problem, variants=("cpu-linear", "cpu-blocked"), generation=1):
+def job(round_, problem, variants=VARIANTS, generation=1):
     return RaceJob(generation, round_, 60.0 * round_, len(problem.dist), "cpu-blocked",
                    problem.dist, problem, "all-pairs", tuple(variants))
+
+
+class Engine:
+    """The worker's engine lock, counted."""
+
+    def __init__(self):
+        self.turns = 0
+
+    @contextmanager
+    def __call__(self):
+        self.turns += 1
+        yield
 
 
 @pytest.fixture
 def runner():
     delivered: list[tuple[int, int, list]] = []
-    done = threading.Condition()
-
-    def deliver(generation, round_, timings):
-        with done:
-            delivered.append((generation, round_, timings))
-            done.notify_all()
-
-    lock = threading.RLock()
-    r = RaceRunner(SimActivity(), lock, lambda generation: generation == 1, deliver, Timing)
-    r.delivered, r.lock = delivered, lock
-
-    def wait_for(count):
-        with done:
-            assert done.wait_for(lambda: len(delivered) >= count, WAIT_S)
-        return delivered
-
-    def wait_busy():   # until the race thread has taken the job (a wait, not a timing)
-        deadline = time.monotonic() + WAIT_S
-        while not r.busy and time.monotonic() < deadline:
-            time.sleep(0.002)
-        assert r.busy
-
-    r.wait_for, r.wait_busy = wait_for, wait_busy
-    yield r
-    r.stop()
-    assert r.join(WAIT_S)
+    r = RaceRunner(lambda generation: generation == 1,
+                   lambda *outcome: delivered.append(outcome), Timing)
+    r.delivered, r.engine = delivered, Engine()
+    return r
 
 
 def test_a_newer_recompute_replaces_one_waiting_to_race(runner):
     problems = [FakeProblem(np.arange(4.0).reshape(2, 2) + k) for k in range(3)]
-    with runner.lock:                      # the simulation holds the engine: nothing races yet
-        runner.submit(job(1, problems[0]))
-        runner.wait_busy()                 # round 1 started: it will race in full
-        runner.submit(job(2, problems[1]))
-        runner.submit(job(3, problems[2]))  # replaces round 2, still waiting
-        assert runner.delivered == [(1, 2, [])]   # reported at once: round 2 never races
-    got = runner.wait_for(3)
-    assert [(g, r) for g, r, _ in got] == [(1, 2), (1, 1), (1, 3)]
-    for _, round_, timings in got[1:]:
-        assert [t.variant for t in timings] == ["cpu-linear"]   # every variant but the dispatcher's
-        assert all(t.raced and t.agrees and t.round == round_ for t in timings)
-    assert problems[1].solved == [] and problems[0].solved == problems[2].solved == ["cpu-linear"]
+    for k, problem in enumerate(problems, start=1):
+        runner.submit(job(k, problem))      # three recomputes in one step: none raced yet
+    assert runner.delivered == [(1, 1, []), (1, 2, [])]   # replaced, reported at once
+    runner.run(lambda: True, runner.engine)
+    (generation, round_, timings), = runner.delivered[2:]
+    assert (generation, round_) == (1, 3) and not runner.pending
+    assert [t.variant for t in timings] == ["cpu-linear"]   # every variant but the dispatcher's
+    assert all(t.raced and t.agrees and t.round == 3 and t.n == 2 for t in timings)
+    assert problems[0].solved == problems[1].solved == [] and problems[2].solved == ["cpu-linear"]
+    assert runner.engine.turns == 1
 
 
-def test_a_race_starts_only_while_the_simulation_is_asked_for_nothing(runner):
+def test_a_race_gives_way_to_a_step_after_each_solve_and_then_goes_on(runner):
     problem = FakeProblem(np.zeros((3, 3)))
-    runner.activity.ask()                  # a step asked for and not finished
     runner.submit(job(1, problem, variants=("cpu-linear", "cpu-blocked", "gpu-fast")))
-    runner.wait_busy()
-    assert problem.solved == [] and runner.delivered == []
-    runner.activity.done()                 # the step is done: the race takes its turn
-    (generation, round_, timings), = runner.wait_for(1)
-    assert round_ == 1 and problem.solved == ["cpu-linear", "gpu-fast"]
-    assert [t.variant for t in timings] == ["cpu-linear", "gpu-fast"]
+    activity = SimActivity()
+    activity.ask()                          # a step is asked for: no solve
+    runner.run(lambda: activity.idle, runner.engine)
+    assert problem.solved == [] and runner.pending
+    activity.done()
+    solves = iter([True, False])            # one solve, then a step is asked for again
+    runner.run(lambda: next(solves), runner.engine)
+    assert problem.solved == ["cpu-linear"] and runner.delivered == []
+    runner.submit(job(2, FakeProblem(np.zeros((3, 3)))))   # waits: the started one goes on
+    runner.run(lambda: True, runner.engine)
+    assert problem.solved == ["cpu-linear", "gpu-fast"]      # the same problem, every variant
+    assert [(r, [t.variant for t in ts]) for _, r, ts in runner.delivered] == [
+        (1, ["cpu-linear", "gpu-fast"]), (2, ["cpu-linear"])]
 
 
 def test_a_raced_solve_that_disagrees_or_fails_is_reported_not_raised(runner):
@@ -104,28 +96,18 @@ def test_a_raced_solve_that_disagrees_or_fails_is_reported_not_raised(runner):
 
     runner.submit(RaceJob(1, 7, 420.0, 2, "cpu-blocked", problem.dist, solve_again, "all-pairs",
                           ("cpu-linear", "gpu-fast")))
-    (_, _, timings), = runner.wait_for(1)
+    runner.run(lambda: True, runner.engine)
+    (_, _, timings), = runner.delivered
     assert [(t.variant, t.agrees) for t in timings] == [("cpu-linear", False), ("gpu-fast", False)]
     assert np.isnan(timings[1].seconds)
 
 
-def test_stopping_ends_a_race_waiting_for_its_turn(runner):
-    runner.activity.ask()
-    runner.submit(job(1, FakeProblem(np.zeros((2, 2)))))
-    runner.wait_busy()
-    runner.stop()
-    assert runner.join(WAIT_S) and runner.delivered == []
-
-
 def test_a_stale_days_recompute_is_neither_raced_nor_reported(runner):
     problem = FakeProblem(np.zeros((2, 2)))
-    with runner.lock:
-        runner.submit(job(1, problem, generation=1))
-        runner.wait_busy()
-        runner.submit(job(2, problem, generation=0))   # a replaced day's: not wanted
-        runner.submit(job(3, problem, generation=1))
-    got = runner.wait_for(2)
-    assert [r for _, r, _ in got] == [1, 3]
+    runner.submit(job(1, problem, generation=0))   # a replaced day's: not wanted
+    runner.submit(job(2, problem, generation=1))
+    runner.run(lambda: True, runner.engine)
+    assert [r for _, r, _ in runner.delivered] == [2] and problem.solved == ["cpu-linear"]
 
 
 def test_a_racer_solves_its_own_recompute_after_later_ones():
