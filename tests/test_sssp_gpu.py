@@ -6,13 +6,16 @@ larger graphs on a real GPU.
 Under Numba's CUDA simulator (no GPU) the graphs stay tiny: every GPU thread is a Python thread.
 """
 
+import gc
+
 import numpy as np
 import pytest
 from numba import cuda
 
 from engine import gpu_launch
 from engine.gpu_device import simulated
-from engine.sssp import NegativeCycleError, gpu_delta_stepping, gpu_fast, gpu_spmv, prepare, solve
+from engine.apsp.buffer_pool import BufferPool
+from engine.sssp import NegativeCycleError, answer_buffers, gpu_delta_stepping, gpu_fast, gpu_spmv, prepare, solve
 from engine.sssp.delta import RULES, choose_delta
 from tests.hang_guard import gpu_time_limit
 from tests.loop_bounds import rounds_used
@@ -92,6 +95,78 @@ def test_fast_large_path_names_a_reachable_negative_cycle_instead_of_looping(lar
         solve(cost, [5, 0], "gpu-fast-sssp")
     assert caught.value.vertex in (1, 2, 3) and caught.value.source == 0
     np.testing.assert_array_equal(solve(cost, [5], "gpu-fast-sssp").dist, [[np.inf] * 5 + [0]])
+
+
+def _small_graph(n=11, seed=4):
+    edges = awkward_edges(n, seed=seed)
+    return prepare(as_coo(n, *edges)), cheapest(n, *edges)
+
+
+def _address(a: np.ndarray) -> int:
+    return a.__array_interface__["data"][0]
+
+
+def test_fast_small_path_never_overwrites_an_answer_the_caller_keeps():
+    g, csr = _small_graph()
+    first = solve(g, [0, 5, 3], "gpu-fast-sssp")
+    kept = first.dist.copy()
+    row = first.dist[1]  # a view of one row (as the route engine keeps) holds the buffer too
+    second = solve(g, [2, 7, 9], "gpu-fast-sssp")
+    np.testing.assert_array_equal(first.dist, kept)
+    assert not np.shares_memory(first.dist, second.dist)
+    del first
+    third = solve(g, [4, 1, 8], "gpu-fast-sssp")
+    np.testing.assert_array_equal(row, kept[1])
+    for r, sources in ((second, [2, 7, 9]), (third, [4, 1, 8])):
+        assert r.dist.dtype == np.float64 and r.dist.shape == (3, g.n)
+        np.testing.assert_array_equal(r.dist, scipy_distances(csr, sources))
+
+
+def test_fast_small_path_reuses_an_answer_buffer_once_no_view_of_it_is_alive():
+    g, csr = _small_graph()
+    first = solve(g, [0, 5], "gpu-fast-sssp")
+    held = solve(g, [1, 2], "gpu-fast-sssp")
+    freed = _address(first.dist)
+    del first
+    gc.collect()
+    again = solve(g, [3, 4], "gpu-fast-sssp")
+    assert _address(again.dist) == freed, "a free pooled buffer should have been reused"
+    np.testing.assert_array_equal(again.dist, scipy_distances(csr, [3, 4]))
+    np.testing.assert_array_equal(held.dist, scipy_distances(csr, [1, 2]))
+
+
+@pytest.mark.parametrize("way", ["copied into a pooled buffer", "pools full: ordinary memory"])
+def test_fast_small_path_is_exact_when_the_answer_is_copied_back(monkeypatch, way):
+    monkeypatch.setattr(answer_buffers, "MAPPED_ANSWER", False)
+    if way.startswith("pools full"):
+        monkeypatch.setattr(answer_buffers, "_PINNED", BufferPool(answer_buffers._pinned, 0, np.float64))
+    g, csr = _small_graph(seed=9)
+    first = solve(g, [6, 0], "gpu-fast-sssp")
+    second = solve(g, [2, 6], "gpu-fast-sssp")
+    np.testing.assert_array_equal(first.dist, scipy_distances(csr, [6, 0]))
+    np.testing.assert_array_equal(second.dist, scipy_distances(csr, [2, 6]))
+
+
+def test_fast_small_path_raises_a_negative_cycle_then_answers_the_next_call():
+    cost = np.full((6, 6), np.inf)  # 1 -> 2 -> 3 -> 1 costs -1; 5 cannot reach it
+    cost[0, 1], cost[1, 2], cost[2, 3], cost[3, 1], cost[3, 4] = 1, 1, 1, -3, 2
+    g = prepare(cost)
+    with pytest.raises(NegativeCycleError) as caught:
+        solve(g, [5, 0], "gpu-fast-sssp")
+    assert caught.value.vertex in (1, 2, 3) and caught.value.source == 0
+    # every row's flag is written by the kernel: the last call's flags are not read again
+    np.testing.assert_array_equal(solve(g, [5, 5], "gpu-fast-sssp").dist, [[np.inf] * 5 + [0]] * 2)
+
+
+def test_fast_small_path_grows_its_sources_block_past_its_first_capacity(monkeypatch):
+    monkeypatch.setattr(answer_buffers, "CONTROL_MIN", 2)
+    monkeypatch.setattr(answer_buffers, "_CONTROL", {})
+    g, csr = _small_graph(n=6, seed=2)
+    for sources in ([1, 4], [0, 3, 5, 3, 2]):  # the second needs more room than the first made
+        result = solve(g, sources, "gpu-fast-sssp")
+        assert result.variant == "gpu-fast-sssp", result.note
+        np.testing.assert_array_equal(result.dist, scipy_distances(csr, sources))
+    assert answer_buffers._CONTROL["capacity"] == 8
 
 
 @pytest.fixture

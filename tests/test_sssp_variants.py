@@ -9,6 +9,7 @@ import pytest
 import scipy.sparse as sp
 
 from engine.sssp import NegativeCycleError, NegativeWeightError, solve, variants
+from engine.sssp.graph import INF, INF32, PARALLEL_FROM, to_float
 from engine.sssp.negative import ACCEPTS_NEGATIVE
 from tests.hang_guard import gpu_time_limit
 from tests.sssp_reference import (as_coo, assert_routes_are_shortest, awkward_edges, cheapest,
@@ -179,3 +180,17 @@ def test_cpu_bellman_ford_names_a_negative_cycle_on_one_thread_and_over_all_core
     with pytest.raises(NegativeCycleError) as caught:
         solve(cost, [3, 0], "cpu-bellman-ford")
     assert caught.value.vertex in (1, 2) and caught.value.source == 0
+
+
+@pytest.mark.parametrize("dtype, sentinel", [(np.int64, INF), (np.int32, INF32)])
+def test_integer_answers_become_float64_with_inf_the_same_serially_and_over_all_cores(dtype, sentinel):
+    rng = np.random.default_rng(3)
+    for size in (PARALLEL_FROM // 2, PARALLEL_FROM * 2):  # numpy below, the parallel pass above
+        dist = rng.integers(-1000, 1000, (2, size // 2)).astype(dtype)
+        dist[:, ::7] = sentinel
+        expected = np.where(dist >= sentinel, np.inf, dist.astype(np.float64))
+        got = to_float(dist)
+        assert got.dtype == np.float64
+        np.testing.assert_array_equal(got, expected)
+    answer = np.zeros((2, 3))
+    assert to_float(answer) is answer  # already float64: given back as it is

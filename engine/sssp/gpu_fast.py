@@ -12,13 +12,14 @@ Negative costs are fine; labels still falling after n rounds mean a reachable ne
 """
 
 import functools
+import math
 
 import numpy as np
-from numba import cuda, int32, int64
+from numba import cuda, float64, int32, int64
 
+from . import answer_buffers
 from .gpu_common import (INF64, SIMULATED, THREADS, blocks_for, buffer, co_resident_blocks, pulled_label,
                          timed_on_device, upload)
-from .graph import INF32
 from .negative import raise_negative_cycle
 
 SMALL_MAX = 6144          # int64 labels in 48 KiB of shared memory
@@ -29,13 +30,15 @@ COOPERATIVE_ERROR = None  # why the persistent launch could not be built, if it 
 
 
 @cuda.jit
-def many_small(indptr, indices, weights, sources, out, out_inf, max_rounds, status):
-    """Block b solves sources[b], sources[b + gridDim], …: pull rounds on shared-memory labels.
+def many_small(indptr, indices, weights, sources, k, out, max_rounds, status):
+    """Block b solves sources[b], sources[b + gridDim], … of the first ``k``: pull rounds on
+    shared-memory labels; row r of ``out`` gets float64 distances (inf unreachable, exact: every
+    |distance| < 2⁵³ here) and status[r] 1 if the labels still fell after ``max_rounds``, else 0.
     (indptr, indices, weights) is the reversed graph: row v lists v's in-edges."""
     d = cuda.shared.array(0, int64)
     n = out.shape[1]
     t, step = cuda.threadIdx.x, cuda.blockDim.x
-    for row in range(cuda.blockIdx.x, sources.size, cuda.gridDim.x):
+    for row in range(cuda.blockIdx.x, k, cuda.gridDim.x):
         for v in range(t, n, step):
             d[v] = INF64
         cuda.syncthreads()
@@ -43,6 +46,7 @@ def many_small(indptr, indices, weights, sources, out, out_inf, max_rounds, stat
             d[sources[row]] = 0
         cuda.syncthreads()
         rounds = 0
+        cycle = 0
         while True:
             changed = 0
             for v in range(t, n, step):
@@ -54,11 +58,13 @@ def many_small(indptr, indices, weights, sources, out, out_inf, max_rounds, stat
             if cuda.syncthreads_or(changed) == 0:
                 break
             if rounds > max_rounds:
-                if t == 0:
-                    status[row] = 1
+                cycle = 1
                 break
         for v in range(t, n, step):
-            out[row, v] = d[v] if d[v] < INF64 else out_inf
+            x = d[v]
+            out[row, v] = float64(x) if x < INF64 else math.inf
+        if t == 0:
+            status[row] = cycle
         cuda.syncthreads()
 
 
@@ -159,23 +165,24 @@ def _multiprocessors() -> int:
 
 
 def _small(g, sources):
-    """(distances, seconds, rows whose source reaches a negative cycle). The answer is int32
-    where every distance fits (half the copy), in a page-locked buffer kept on the graph: it is
-    overwritten by the next call."""
+    """(float64 distances, seconds, rows whose source reaches a negative cycle). No allocation
+    and no copy call per call: the sources and the cycle flags in mapped memory kept between
+    calls, the answer written by the kernel straight into a pooled mapped buffer that becomes
+    the caller's (``answer_buffers``); only when every pooled one is still held, written on the
+    device and copied back once."""
     indptr, indices, weights = upload(g, transposed=True)
     k = len(sources)
-    dtype, out_inf = (np.int32, INF32) if g.int32_distances else (np.int64, INF64)
-    d_sources = cuda.to_device(sources)
-    d_out = buffer(g, "fast out", (k, g.n), dtype)
-    out = g.device.get(("host", "fast out"))
-    if out is None or out.shape != (k, g.n) or out.dtype != dtype:
-        out = g.device["host", "fast out"] = cuda.pinned_array((k, g.n), dtype)
-    status = cuda.to_device(np.zeros(k, np.int32))
     threads = FEW_SOURCES_THREADS if k <= _multiprocessors() else SMALL_THREADS
-    seconds = timed_on_device(lambda: many_small[min(k, 65535), threads, 0, 8 * g.n](
-        indptr, indices, weights, d_sources, d_out, out_inf, g.n + 1, status))
-    d_out.copy_to_host(out)
-    return out, seconds, np.flatnonzero(status.copy_to_host())
+    with answer_buffers.LOCK:
+        d_sources, d_status, status = answer_buffers.control(sources)
+        out, host = answer_buffers.answer(k, g.n)
+        d_out = out if out is not None else buffer(g, "fast out", (k, g.n), np.float64)
+        seconds = timed_on_device(lambda: many_small[min(k, 65535), threads, 0, 8 * g.n](
+            indptr, indices, weights, d_sources, k, d_out, g.n + 1, d_status))
+        if out is None:
+            d_out.copy_to_host(host)
+        cycles = np.flatnonzero(status[:k])
+    return host, seconds, cycles
 
 
 def _large(g, sources):
@@ -233,8 +240,9 @@ def _round_by_round(indptr, indices, weights, dist, n, q0, q1, lengths, stamp, s
 
 
 def run(g, sources):
-    """(k×n int64 or int32 distances, seconds, note); small graphs' answers live in a buffer
-    the next call overwrites (``solve`` converts them at once)."""
+    """(k×n distances, seconds, note): int64 with the INF sentinel on large graphs; float64 with
+    ``np.inf`` on small ones, in a pooled buffer that is the caller's for as long as it keeps
+    a view of it (``answer_buffers``)."""
     if not len(sources) or not g.n:
         return np.empty((len(sources), g.n), np.int64), 0.0, None
     small = g.n <= SMALL_MAX

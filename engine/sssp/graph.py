@@ -174,8 +174,25 @@ def as_sources(sources, n: int) -> np.ndarray:
     return s
 
 
+PARALLEL_FROM = 1 << 16  # distances from which the conversion runs on every core
+
+
 def to_float(dist: np.ndarray) -> np.ndarray:
-    """int64 (int32) distances with the INF (INF32) sentinel as float64 with ``np.inf``."""
-    out = dist.astype(np.float64)
-    out[dist >= (INF32 if dist.dtype == np.int32 else INF)] = np.inf
+    """int64 (int32) distances with the INF (INF32) sentinel as float64 with ``np.inf``; float64
+    ones (already the answer) as they are, not copied."""
+    if dist.dtype == np.float64:
+        return dist
+    sentinel = INF32 if dist.dtype == np.int32 else INF
+    if dist.size < PARALLEL_FROM:
+        out = dist.astype(np.float64)
+        out[dist >= sentinel] = np.inf
+        return out
+    out = np.empty(dist.shape, np.float64)
+    _to_float(np.ascontiguousarray(dist).reshape(-1), dist.dtype.type(sentinel), out.reshape(-1))
     return out
+
+
+@numba.njit(cache=True, parallel=True)
+def _to_float(dist, sentinel, out):
+    for i in numba.prange(len(dist)):
+        out[i] = np.inf if dist[i] >= sentinel else float(dist[i])

@@ -10,8 +10,8 @@ class Variant(_Variant):
     negative_costs: bool = False  # accepts negative edges (and names a reachable negative cycle)
 
     def run(self, graph, sources):
-        """(len(sources)×n int64 distances with the INF sentinel — or int32 with INF32 — kernel
-        seconds, note)."""
+        """(len(sources)×n int64 distances with the INF sentinel — or int32 with INF32, or
+        float64 with ``np.inf``, then the caller's to keep — kernel seconds, note)."""
         return self.runner_function()(graph, sources)
 
 

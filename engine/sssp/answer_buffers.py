@@ -1,0 +1,84 @@
+"""Host memory gpu-fast-sssp's small-graph kernel reads and writes directly, kept between calls,
+so that a call makes no allocation and no copy call (engine/apsp/gpu_fast.py's mapped path is the
+model):
+
+- the answer: float64 distances (``np.inf`` unreachable) written by the kernel straight into
+  page-locked host memory mapped into the device, from a pool (``engine.apsp.buffer_pool``): the
+  caller gets the buffer itself as ``SSSPResult.dist``, and it goes back into use only once no
+  view of it is alive — an answer kept by the caller is never overwritten. With every pooled
+  buffer still held and the pool full (or ``MAPPED_ANSWER`` off), the kernel writes a device
+  buffer kept on the graph and one copy brings it into a pooled page-locked buffer (or, failing
+  that, ordinary memory);
+- the control block: the sources in, each row's negative-cycle flag out, in mapped memory
+  grown to the largest count of sources asked yet — no copy up, no read back after the launch.
+
+One solve at a time uses the control block (``LOCK``). Under the CUDA simulator the "mapped"
+arrays are ordinary numpy arrays the simulated kernel writes.
+"""
+
+import threading
+
+import numpy as np
+from numba import cuda
+
+from ..apsp.buffer_pool import BufferPool
+from .gpu_common import SIMULATED
+
+MAPPED_ANSWER = True            # the kernel writes the answer into mapped host memory (else: copied)
+ANSWER_POOL_BYTES = 256 << 20   # pooled answers kept, at most, per pool (beyond: ordinary memory)
+CONTROL_MIN = 256               # sources the control block holds at first
+LOCK = threading.Lock()
+_CONTROL: dict = {}             # "sources" (int64), "status" (int32): mapped, of one capacity
+
+
+def _mapped(shape, dtype):
+    """(kernel argument, plain host ndarray view) of page-locked host memory the device reads
+    and writes directly; under the simulator one plain array for both."""
+    if SIMULATED:
+        host = np.empty(shape, dtype)
+        return host, host
+    memory = cuda.mapped_array(shape, dtype)
+    return memory, np.ndarray.view(memory, np.ndarray)
+
+
+def _pinned(shape):
+    host = np.empty(shape, np.float64) if SIMULATED else cuda.pinned_array(shape, np.float64)
+    return None, host
+
+
+_MAPPED = BufferPool(lambda shape: _mapped(shape, np.float64), ANSWER_POOL_BYTES, np.float64)
+_PINNED = BufferPool(_pinned, ANSWER_POOL_BYTES, np.float64)
+
+
+def _take(pool: BufferPool, shape):
+    """A free buffer of ``pool``, or None (all held and the pool full, or the driver refused
+    to lock more memory: the caller takes a slower way, never fails for it)."""
+    try:
+        return pool.take(shape)
+    except Exception:  # noqa: BLE001 — any refusal to lock memory: the copied way still works
+        return None
+
+
+def answer(k: int, n: int):
+    """(mapped kernel output, host array) — the kernel writes the host array directly — or
+    (None, host array) when the answer must be written on the device and copied into it."""
+    if MAPPED_ANSWER:
+        taken = _take(_MAPPED, (k, n))
+        if taken is not None:
+            return taken
+    taken = _take(_PINNED, (k, n))
+    return None, (taken[1] if taken is not None else np.empty((k, n), np.float64))
+
+
+def control(sources: np.ndarray):
+    """(sources, status) kernel arguments of mapped memory holding ``sources`` (and room for one
+    flag per source, which the kernel writes), and the status's host view. Call under ``LOCK``."""
+    k = len(sources)
+    if _CONTROL.get("capacity", 0) < k:
+        capacity = max(CONTROL_MIN, 1 << (k - 1).bit_length())
+        _CONTROL.clear()  # the old arrays are freed once nothing refers to them
+        _CONTROL["sources"], _CONTROL["sources host"] = _mapped(capacity, np.int64)
+        _CONTROL["status"], _CONTROL["status host"] = _mapped(capacity, np.int32)
+        _CONTROL["capacity"] = capacity
+    _CONTROL["sources host"][:k] = sources
+    return _CONTROL["sources"], _CONTROL["status"], _CONTROL["status host"]
