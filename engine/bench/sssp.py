@@ -5,7 +5,15 @@ Protocol (DESIGN.md): each variant's JIT and first launch are warmed on a small 
 the timed region; on the measured graph the upload (both CSR directions, host to device) is timed
 alone, then the first call (its buffers allocated) is timed and checked, then the warm calls
 with the graph resident are repeated and their median reported. Every solve returns its answer
-in host memory. The check: scipy's Dijkstra from up to ``CHECKED_SOURCES`` of the sources
+in host memory: a warm time is the solve's ``seconds``, from the sources in to ``r.dist``
+(float64, ``np.inf`` unreachable) in host memory — an integer answer's conversion to float64 is
+inside it (``engine.sssp.solve``), and gpu-fast-sssp's small graphs have none to do: its kernel
+writes float64 straight into mapped host memory from a pool, and ``r.dist`` is that buffer (the
+checked first answer is let go before the warm calls, so they reuse its buffer, as an app that
+reads each answer and lets it go). Not in it: checking the sources and building the result
+object (microseconds), as for the peers. The ``fw-gpu-fast`` peer is timed by its own
+``seconds``, which stops at its int32 answer in host memory (``engine.apsp.solve`` converts to
+float64 after the clock). The check: scipy's Dijkstra from up to ``CHECKED_SOURCES`` of the sources
 (computed once per graph and reused by every variant), distances equal element by element, and
 ``CHECKED_ROUTES`` routes whose summed edge costs equal their distances.
 """
@@ -232,6 +240,7 @@ def measure(variant: str, g: SparseGraph, sources: np.ndarray, graph: str, famil
             raise RuntimeError(result.note)
         first, device = result.seconds, result.device
         how = check(reference, key, g, sources, result.dist, result.route)
+        del result  # its answer buffer goes back to the pool for the warm calls
 
         def once():
             r = solve(g, sources, variant)
