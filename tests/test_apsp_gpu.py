@@ -145,3 +145,60 @@ def test_kernel_time_is_part_of_the_total_time(mapped_max, monkeypatch):
     monkeypatch.setattr(gpu_fast, "MAPPED_MAX", mapped_max)
     result = solve(paper_random_graph(B + 3, 50, seed=2), variant="gpu-fast")
     assert 0 < result.kernel_seconds <= result.seconds
+
+
+class _Buffer:
+    """Stands in for a device or mapped array: only its address matters to ``_replayed``."""
+
+    def __init__(self, address):
+        self.__cuda_array_interface__ = {"data": (address, False)}
+
+
+def test_launches_are_replayed_as_a_graph_from_the_second_sight_of_their_buffers(monkeypatch):
+    captured = []
+
+    class Graph:
+        def __init__(self, queue, stream):
+            captured.append(queue)
+            self.launch = lambda: "replayed"
+
+    monkeypatch.setattr(gpu_fast, "SIMULATED", False)
+    monkeypatch.setattr(gpu_fast, "LaunchGraph", Graph)
+    monkeypatch.setattr(gpu_fast, "GRAPH_ERROR", None)
+    monkeypatch.setattr(gpu_fast.cuda, "stream", lambda: "stream")
+    buf, pair = {}, (_Buffer(1), _Buffer(2))
+    assert gpu_fast._replayed(buf, pair, "queue") is None          # first sight: plain launches
+    assert gpu_fast._replayed(buf, pair, "queue")() == "replayed"  # second: captured, replayed
+    assert gpu_fast._replayed(buf, pair, "other")() == "replayed"  # then replayed as captured
+    assert captured == ["queue"]
+    for address in range(3, 3 + gpu_fast.GRAPHS_KEPT):             # other buffers push it out
+        gpu_fast._replayed(buf, (_Buffer(address), _Buffer(2)), "queue")
+    assert len(buf["graphs"]) == gpu_fast.GRAPHS_KEPT
+    assert gpu_fast._replayed(buf, pair, "queue") is None
+
+
+def test_a_refused_graph_means_plain_launches_from_then_on(monkeypatch):
+    def refuse(queue, stream):
+        raise RuntimeError("stream capture not supported")
+
+    monkeypatch.setattr(gpu_fast, "SIMULATED", False)
+    monkeypatch.setattr(gpu_fast, "LaunchGraph", refuse)
+    monkeypatch.setattr(gpu_fast, "GRAPH_ERROR", None)
+    monkeypatch.setattr(gpu_fast.cuda, "stream", lambda: "stream")
+    buf, pair = {}, (_Buffer(1), _Buffer(2))
+    assert gpu_fast._replayed(buf, pair, "queue") is None
+    assert gpu_fast._replayed(buf, pair, "queue") is None
+    assert "stream capture not supported" in gpu_fast.GRAPH_ERROR
+    assert gpu_fast._replayed(buf, (_Buffer(5), _Buffer(6)), "queue") is None
+
+
+@pytest.mark.skipif(SIM, reason="the simulator launches plainly: graphs need a real GPU")
+def test_graph_replays_solve_each_new_graph_exactly(monkeypatch):
+    # The app solves one airport again and again with new costs in the same buffers: replays
+    # must read the new costs, and every answer stays exact.
+    monkeypatch.setattr(gpu_fast, "ONE_LAUNCH_MAX", 0)
+    n = 700
+    for seed in range(4):
+        check(paper_random_graph(n, 15, seed=seed), "gpu-fast")
+    assert gpu_fast.GRAPH_ERROR is None
+    assert any(g is not None for g in gpu_fast._BUFFERS["graphs"].values())
