@@ -135,6 +135,25 @@ def test_fast_small_path_reuses_an_answer_buffer_once_no_view_of_it_is_alive():
     np.testing.assert_array_equal(held.dist, scipy_distances(csr, [1, 2]))
 
 
+def test_fast_small_path_keeps_a_pool_per_count_of_sources_so_alternating_counts_reuse_buffers(monkeypatch):
+    made = []
+
+    def counting(shape, dtype):
+        if dtype == np.float64:  # answers (the control block is int)
+            made.append(shape)
+        return mapped(shape, dtype)
+    mapped = answer_buffers._mapped
+    monkeypatch.setattr(answer_buffers, "_mapped", counting)
+    monkeypatch.setattr(answer_buffers, "_MAPPED", {})
+    g, csr = _small_graph()
+    for sources in ([0, 5], [3], [1, 2], [4], [6, 7]):  # a fleet, one source, the fleet again…
+        r = solve(g, sources, "gpu-fast-sssp")
+        np.testing.assert_array_equal(r.dist, scipy_distances(csr, sources))
+        del r
+    assert made == [(2, g.n), (1, g.n)], "each shape's free buffer should have been reused"
+    assert len(answer_buffers._MAPPED) <= answer_buffers.SHAPES_KEPT
+
+
 @pytest.mark.parametrize("way", ["copied into a pooled buffer", "pools full: ordinary memory"])
 def test_fast_small_path_is_exact_when_the_answer_is_copied_back(monkeypatch, way):
     monkeypatch.setattr(answer_buffers, "MAPPED_ANSWER", False)

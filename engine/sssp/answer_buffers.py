@@ -3,9 +3,10 @@ so that a call makes no allocation and no copy call (engine/apsp/gpu_fast.py's m
 model):
 
 - the answer: float64 distances (``np.inf`` unreachable) written by the kernel straight into
-  page-locked host memory mapped into the device, from a pool (``engine.apsp.buffer_pool``): the
-  caller gets the buffer itself as ``SSSPResult.dist``, and it goes back into use only once no
-  view of it is alive — an answer kept by the caller is never overwritten. With every pooled
+  page-locked host memory mapped into the device, from a pool per shape
+  (``engine.apsp.buffer_pool``): the caller gets the buffer itself as ``SSSPResult.dist``, and
+  it goes back into use only once no view of it is alive — an answer kept by the caller is
+  never overwritten. With every pooled
   buffer still held and the pool full (or ``MAPPED_ANSWER`` off), the kernel writes a device
   buffer kept on the graph and one copy brings it into a pooled page-locked buffer (or, failing
   that, ordinary memory);
@@ -25,7 +26,10 @@ from ..apsp.buffer_pool import BufferPool
 from .gpu_common import SIMULATED
 
 MAPPED_ANSWER = True            # the kernel writes the answer into mapped host memory (else: copied)
-ANSWER_POOL_BYTES = 256 << 20   # pooled answers kept, at most, per pool (beyond: ordinary memory)
+ANSWER_POOL_BYTES = 640 << 20   # pooled answers of one shape kept, at most: two of the largest
+                                # (6,144 sources × 6,144 vertices); beyond, the next way down
+SHAPES_KEPT = 3                 # mapped pools kept, by answer shape (the app alternates a fleet's
+                                # sources, one source and all sources), the least recent let go
 CONTROL_MIN = 256               # sources the control block holds at first
 LOCK = threading.Lock()
 _CONTROL: dict = {}             # "sources" (int64), "status" (int32): mapped, of one capacity
@@ -46,8 +50,21 @@ def _pinned(shape):
     return None, host
 
 
-_MAPPED = BufferPool(lambda shape: _mapped(shape, np.float64), ANSWER_POOL_BYTES, np.float64)
+_MAPPED: dict = {}  # answer shape -> BufferPool of mapped buffers, the most recently used last
 _PINNED = BufferPool(_pinned, ANSWER_POOL_BYTES, np.float64)
+
+
+def mapped_pool(shape) -> BufferPool:
+    """The pool of mapped answers of ``shape`` (a pool keeps one shape: one per shape, so that
+    alternating counts of sources reuse their buffers instead of allocating page-locked memory
+    again). Pools past ``SHAPES_KEPT`` are let go; their buffers are freed with their last view."""
+    pool = _MAPPED.pop(shape, None)
+    if pool is None:
+        pool = BufferPool(lambda s: _mapped(s, np.float64), ANSWER_POOL_BYTES, np.float64)
+    _MAPPED[shape] = pool
+    while len(_MAPPED) > SHAPES_KEPT:
+        del _MAPPED[next(iter(_MAPPED))]
+    return pool
 
 
 def _take(pool: BufferPool, shape):
@@ -63,7 +80,7 @@ def answer(k: int, n: int):
     """(mapped kernel output, host array) — the kernel writes the host array directly — or
     (None, host array) when the answer must be written on the device and copied into it."""
     if MAPPED_ANSWER:
-        taken = _take(_MAPPED, (k, n))
+        taken = _take(mapped_pool((k, n)), (k, n))
         if taken is not None:
             return taken
     taken = _take(_PINNED, (k, n))

@@ -2,7 +2,9 @@
 
 - Small graphs (distances of one source fit in a block's shared memory, n ≤ ``SMALL_MAX``):
   one block per source pulls each vertex's label from its in-edges, in place, round after round
-  until a block-wide vote says nothing changed — no atomics, no global traffic but the graph.
+  until a block-wide vote says nothing changed — no atomics, no global traffic but the graph;
+  each block writes its float64 row straight into mapped host memory that becomes the caller's
+  answer (``answer_buffers``): no copy call, no conversion, no allocation per call.
 - Large graphs: one persistent cooperative launch runs Bellman-Ford rounds over a work queue of
   (source, vertex) pairs for a batch of sources, with a grid barrier between rounds instead of
   a launch and a copy. Where a cooperative launch cannot be built, the same round runs as one

@@ -11,7 +11,8 @@ answer in host memory), on the hub and the regional airport's full road graphs:
 - each host step apart: what the old path did per call (device arrays for the sources and the
   flags, their copies, the synchronise pair, the int32 answer's copy back and its conversion to
   float64) and what the new one does (filling the mapped sources, taking a pooled answer,
-  the launch call alone, reading the flags), and ``solve()`` with nothing launched;
+  the launch call alone, reading the flags), and ``solve()`` with nothing launched; the kernel
+  alone into mapped and into device memory, and at other block widths;
 - every answer checked against scipy's Dijkstra (all of it).
 
 Medians of ``PROBE_REPS`` (200) calls, one line per measurement. On the GPU host, from the
@@ -114,7 +115,7 @@ def host_steps(label: str, g, sources) -> None:
     answer32 = np.full((k, n), INF32, np.int32)
     answer32[:, ::3] = 7
     d_sources, d_flags, flags = answer_buffers.control(sources)
-    out, _ = answer_buffers._MAPPED.take((k, n))
+    out, _ = answer_buffers.mapped_pool((k, n)).take((k, n))
     d_out = buffer(g, "fast out", (k, n), np.float64)
 
     def launch(into):
@@ -148,6 +149,12 @@ def host_steps(label: str, g, sources) -> None:
     for what, into in (("mapped", out), ("device", d_out)):
         print(f"{label}   kernel + synchronize pair, answer into {what} memory: "
               f"{median_ms(lambda: timed_on_device(launch(into))):.3f} ms", flush=True)
+    for width in ((4, 8) if SMALL else (128, 256, 512, 1024)):  # the block width the code does not pick
+        kernel = gpu_fast.many_small[min(k, 65535), width, 0, 8 * n]
+        ms = median_ms(lambda: timed_on_device(lambda: kernel(indptr, indices, weights, d_sources, k,
+                                                                out, n + 1, d_flags)))
+        print(f"{label}   kernel + synchronize pair, {width} threads per block (the code: {threads}): "
+              f"{ms:.3f} ms", flush=True)
     real = gpu_fast.timed_on_device
     gpu_fast.timed_on_device = lambda launch_all: 0.0
     try:
