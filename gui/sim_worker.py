@@ -15,6 +15,7 @@ does not wait for it.
 
 from __future__ import annotations
 
+import functools
 import gc
 import threading
 import time
@@ -157,6 +158,19 @@ class Stopped(Exception):
     """The worker was stopped while waiting for the engine: drop the request quietly."""
 
 
+def _asked(work):
+    """A slot for work the UI asked of the worker (``SimActivity``): counted done when it ends,
+    however it ends; then race mode gets its turn."""
+    @functools.wraps(work)
+    def slot(self, *args) -> None:
+        try:
+            work(self, *args)
+        finally:
+            self.activity.done()
+        self._race_turn()
+    return slot
+
+
 class SimWorker(QObject):
     """Lives in a QThread. ``load`` builds a Simulation, ``advance`` steps it; both answer with
     ``stepped(StepResult)`` or ``failed(generation, message)``."""
@@ -211,14 +225,8 @@ class SimWorker(QObject):
 
     # -- slots (worker thread) ----------------------------------------------------------------
     @Slot(int, object, object)
+    @_asked
     def load(self, generation: int, airport, config: SimConfig) -> None:
-        try:
-            self._load(generation, airport, config)
-        finally:
-            self.activity.done()
-        self._race_turn()
-
-    def _load(self, generation: int, airport, config: SimConfig) -> None:
         self.native_id = threading.get_native_id()
         if not self.current(generation):
             return
@@ -254,14 +262,8 @@ class SimWorker(QObject):
             self.failed.emit(generation, f"{exc.__class__.__name__}: {exc}")
 
     @Slot(int, float)
+    @_asked
     def advance(self, generation: int, target_t: float) -> None:
-        try:
-            self._advance(generation, target_t)
-        finally:
-            self.activity.done()
-        self._race_turn()
-
-    def _advance(self, generation: int, target_t: float) -> None:
         sim = self.sim
         if sim is None or not self.current(generation):
             return
@@ -281,15 +283,9 @@ class SimWorker(QObject):
             self.failed.emit(generation, f"{exc.__class__.__name__}: {exc}")
 
     @Slot(int, object)
+    @_asked
     def apply_edit(self, generation: int, edit) -> None:
         """A what-if edit (``engine.sim.edits``), applied between two steps of the day."""
-        try:
-            self._apply_edit(generation, edit)
-        finally:
-            self.activity.done()
-        self._race_turn()
-
-    def _apply_edit(self, generation: int, edit) -> None:
         sim = self.sim
         if sim is None or not self.current(generation):
             return
