@@ -37,7 +37,7 @@ class LaunchGraph:
     them on that stream (asynchronously, as the launches themselves would be)."""
 
     def __init__(self, queue, stream):
-        cu = _driver()
+        cu = self._cu = _driver()  # kept: at interpreter exit __del__ may no longer import
         self._stream = stream
         handle = stream.handle
         with cuda.defer_cleanup():
@@ -53,11 +53,11 @@ class LaunchGraph:
         (self._exec,) = _checked(cu.cuGraphInstantiate(graph, 0), "instantiate")
 
     def launch(self):
-        _checked(_driver().cuGraphLaunch(self._exec, self._stream.handle), "launch graph")
+        _checked(self._cu.cuGraphLaunch(self._exec, self._stream.handle), "launch graph")
 
     def __del__(self):
-        cu = _driver()
-        if getattr(self, "_exec", None) is not None:
+        cu = getattr(self, "_cu", None)
+        if cu is not None and getattr(self, "_exec", None) is not None:
             cu.cuGraphExecDestroy(self._exec)
-        if getattr(self, "_graph", None) is not None:
+        if cu is not None and getattr(self, "_graph", None) is not None:
             cu.cuGraphDestroy(self._graph)
