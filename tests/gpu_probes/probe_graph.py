@@ -4,6 +4,7 @@ alternating the two ways (GRAPH_ERROR set to force plain launches), on the hub's
 and random graphs, every answer of the last call of each way checked against scipy.
 
     python3 -m tests.gpu_probes.probe_graph 1000 2253 3000      # sizes; "hub" for the airport
+    ONE_LAUNCH_MAX=0 python3 -m tests.gpu_probes.probe_graph 500  # many launches at every size
 """
 import os
 import statistics
@@ -17,6 +18,8 @@ from engine.bench.run import airport_costs
 from tests.apsp_reference import scipy_distances
 
 REPS = int(os.environ.get("REPS", 60))
+if "ONE_LAUNCH_MAX" in os.environ:
+    gpu_fast.ONE_LAUNCH_MAX = int(os.environ["ONE_LAUNCH_MAX"])
 
 
 def timed(cost, plain: bool):
