@@ -47,6 +47,31 @@ def test_fast_large_path_is_exact_with_negative_costs_and_duplicate_sources(larg
     assert_routes_are_shortest(result, reference)
 
 
+@pytest.mark.parametrize("scale", [0.01, 1, 4, 10**9])
+@pytest.mark.parametrize("big", [False, True])
+def test_fast_large_path_near_far_is_exact_at_any_delta(monkeypatch, scale, big):
+    # Δ far below the costs (a phase per label), the seed's, and past every distance (one phase):
+    # zero-cost and parallel edges, duplicate sources, an isolated vertex; costs up to 2^31.
+    monkeypatch.setattr(gpu_fast, "SMALL_MAX", 0)
+    monkeypatch.setattr(gpu_fast, "DELTA_SCALE", scale)
+    n = 14
+    edges = awkward_edges(n, seed=21, big=big)
+    sources = [2, 0, 2, n - 1]
+    result = solve(as_coo(n, *edges), sources, "gpu-fast-sssp")
+    assert "near–far" in result.note, result.note
+    np.testing.assert_array_equal(result.dist, scipy_distances(cheapest(n, *edges), sources))
+    assert_routes_are_shortest(result, cheapest(n, *edges))
+
+
+def test_fast_large_path_takes_bellman_ford_rounds_for_negative_costs(monkeypatch):
+    monkeypatch.setattr(gpu_fast, "SMALL_MAX", 0)
+    n = 12
+    edges = awkward_edges(n, seed=11, negative=True)
+    result = solve(as_coo(n, *edges), [3], "gpu-fast-sssp")
+    assert "near–far" not in result.note
+    np.testing.assert_array_equal(result.dist, scipy_distances(cheapest(n, *edges), [3]))
+
+
 def test_fast_large_path_batches_sources(monkeypatch):
     monkeypatch.setattr(gpu_fast, "SMALL_MAX", 0)
     monkeypatch.setattr(gpu_fast, "BATCH_ITEMS", 20)  # two sources of 10 vertices per batch

@@ -5,10 +5,12 @@
   until a block-wide vote says nothing changed — no atomics, no global traffic but the graph;
   each block writes its float64 row straight into mapped host memory that becomes the caller's
   answer (``answer_buffers``): no copy call, no conversion, no allocation per call.
-- Large graphs: one persistent cooperative launch runs Bellman-Ford rounds over a work queue of
-  (source, vertex) pairs for a batch of sources, with a grid barrier between rounds instead of
-  a launch and a copy. Where a cooperative launch cannot be built, the same round runs as one
-  launch per round.
+- Large graphs: one persistent cooperative launch runs rounds over a work queue of (source,
+  vertex) pairs for a batch of sources, with a grid barrier between rounds instead of a launch
+  and a copy; near–far (Δ-stepping's two-bucket form): only labels below a limit are relaxed,
+  the others wait in a far pile until the limit moves up by Δ — far fewer labels relaxed again
+  and again than plain Bellman-Ford rounds, which negative costs still take. Where a cooperative
+  launch cannot be built, plain rounds run as one launch each.
 
 Negative costs are fine; labels still falling after n rounds mean a reachable negative cycle.
 """
@@ -20,6 +22,7 @@ import numpy as np
 from numba import cuda, float64, int32, int64
 
 from . import answer_buffers
+from .delta import choose_delta
 from .gpu_common import (INF64, SIMULATED, THREADS, blocks_for, buffer, co_resident_blocks, pulled_label,
                          timed_on_device, upload)
 from .negative import raise_negative_cycle
@@ -28,6 +31,7 @@ SMALL_MAX = 6144          # int64 labels in 48 KiB of shared memory
 BATCH_ITEMS = 1 << 26     # (source, vertex) labels of one large-graph batch
 SMALL_THREADS = 8 if SIMULATED else 256
 FEW_SOURCES_THREADS = 8 if SIMULATED else 1024  # a block per SM or fewer: make each one wider
+DELTA_SCALE = 4          # the large path's Δ, in units of the seed's rule (GPU_NOTES / README)
 COOPERATIVE_ERROR = None  # why the persistent launch could not be built, if it could not
 
 
@@ -72,9 +76,11 @@ def many_small(indptr, indices, weights, sources, k, out, max_rounds, status):
 
 @cuda.jit(device=True)
 def frontier_round(indptr, indices, weights, dist, n, queue, count, next_queue, lengths,
-                   next_slot, stamp, r):
+                   next_slot, stamp, r, limit, far, far_slot, far_stamp, phase):
     """One Bellman-Ford round over queued (source row, vertex) labels, flattened row * n + v;
-    a label that falls is queued for the next round once (stamped with the round)."""
+    a label that falls below ``limit`` is queued for the next round once (stamped with the
+    round), one that falls but stays at or above it joins the far pile once (stamped with the
+    phase)."""
     for i in range(cuda.grid(1), count, cuda.gridsize(1)):
         item = queue[i]
         base = (item // n) * n
@@ -84,59 +90,119 @@ def frontier_round(indptr, indices, weights, dist, n, queue, count, next_queue, 
             at = base + indices[e]
             x = du + weights[e]
             if x < dist[at] and x < cuda.atomic.min(dist, at, x):
-                if cuda.atomic.exch(stamp, at, r) != r:
-                    next_queue[cuda.atomic.add(lengths, next_slot, 1)] = at
+                if x < limit:
+                    if cuda.atomic.exch(stamp, at, r) != r:
+                        next_queue[cuda.atomic.add(lengths, next_slot, 1)] = at
+                elif cuda.atomic.exch(far_stamp, at, phase) != phase:
+                    far[cuda.atomic.add(lengths, far_slot, 1)] = at
 
 
-def _persistent(indptr, indices, weights, dist, n, q0, q1, lengths, stamp, max_rounds, status):
-    """Every round in one launch; lengths[r % 3] is round r's queue length (three slots: the
-    one read, the one filled, the one cleared for the round after).
+@cuda.jit(device=True)
+def split_far(dist, far, count, limit, next_limit, queue, lengths, next_slot, stamp, r,
+              next_far, next_far_slot, far_stamp, phase):
+    """The far pile at a new limit: labels now below it join the next round's queue, the rest
+    the next phase's pile; entries whose label fell below the old limit were queued then."""
+    for i in range(cuda.grid(1), count, cuda.gridsize(1)):
+        item = far[i]
+        d = dist[item]
+        if d >= limit:
+            if d < next_limit:
+                if cuda.atomic.exch(stamp, item, r) != r:
+                    queue[cuda.atomic.add(lengths, next_slot, 1)] = item
+            elif cuda.atomic.exch(far_stamp, item, phase + 1) != phase + 1:
+                next_far[cuda.atomic.add(lengths, next_far_slot, 1)] = item
 
-    Whether to stop must be the same in every block, or the blocks still looping wait at the
-    grid barrier for ones that left: each block's first thread reads the length by an atomic
-    (at L2, never a stale L1 line; nothing writes that slot during the round), and the block
-    takes it from shared memory."""
+
+@cuda.jit(device=True)
+def lowest_beyond(dist, far, count, limit, low):
+    """low[0] ← the lowest label of the far pile at or above ``limit`` (its live entries)."""
+    for i in range(cuda.grid(1), count, cuda.gridsize(1)):
+        d = dist[far[i]]
+        if d >= limit and d < low[0]:
+            cuda.atomic.min(low, 0, d)
+
+
+@cuda.jit(device=True)
+def read_in_every_block(array, i, shared):
+    """array[i] as one block-wide value: the block's first thread reads it by an atomic (at L2,
+    never a stale L1 line) — every block must take the same branch, or the blocks still looping
+    wait at the grid barrier for ones that left."""
+    cuda.syncthreads()
+    if cuda.threadIdx.x == 0:
+        shared[0] = cuda.atomic.add(array, i, 0)
+    cuda.syncthreads()
+    return shared[0]
+
+
+def _persistent(indptr, indices, weights, dist, n, q0, q1, lengths, stamp, max_rounds, status,
+                delta, f0, f1, far_stamp, low):
+    """Every round in one launch. Near–far (Δ-stepping's two-bucket form, Davidson et al.):
+    labels below ``limit`` are relaxed round after round; those at or above it wait in a far
+    pile, and when no label below the limit is left, the limit moves to the next multiple of
+    Δ above the pile's lowest label and the pile is split. Δ = 0: no limit (Bellman-Ford, and
+    the only form for negative costs). lengths: [0..2] round r's queue in slot r % 3 (the one
+    read, the one filled, the one cleared for the round after); [3..4] the far piles of even
+    and odd phases."""
     grid = cuda.cg.this_grid()
-    length = cuda.shared.array(1, int32)
+    counts = cuda.shared.array(1, int64)
     r = 0
+    phase = 0
+    limit = delta if delta > 0 else INF64
     while True:
-        if cuda.threadIdx.x == 0:
-            length[0] = cuda.atomic.add(lengths, r % 3, 0)
-        cuda.syncthreads()
-        count = length[0]
+        count = read_in_every_block(lengths, r % 3, counts)
         if count == 0:
-            break
-        if r >= max_rounds:
+            far, next_far = (f0, f1) if phase % 2 == 0 else (f1, f0)
+            far_count = read_in_every_block(lengths, 3 + phase % 2, counts)
+            if far_count == 0:
+                break
+            lowest_beyond(dist, far, far_count, limit, low)
+            grid.sync()
+            lowest = read_in_every_block(low, 0, counts)
+            next_limit = (lowest // delta + 1) * delta if lowest < INF64 else INF64
+            split_far(dist, far, far_count, limit, next_limit, q0 if r % 2 == 1 else q1, lengths,
+                      (r + 1) % 3, stamp, r, next_far, 3 + (phase + 1) % 2, far_stamp, phase)
+            limit = next_limit
+        elif r >= max_rounds:
             if cuda.grid(1) == 0:
                 status[0] = 1
             break
-        if r % 2 == 0:
-            frontier_round(indptr, indices, weights, dist, n, q0, count, q1, lengths, (r + 1) % 3, stamp, r)
+        elif r % 2 == 0:
+            frontier_round(indptr, indices, weights, dist, n, q0, count, q1, lengths, (r + 1) % 3,
+                           stamp, r, limit, f0 if phase % 2 == 0 else f1, 3 + phase % 2, far_stamp, phase)
         else:
-            frontier_round(indptr, indices, weights, dist, n, q1, count, q0, lengths, (r + 1) % 3, stamp, r)
+            frontier_round(indptr, indices, weights, dist, n, q1, count, q0, lengths, (r + 1) % 3,
+                           stamp, r, limit, f0 if phase % 2 == 0 else f1, 3 + phase % 2, far_stamp, phase)
         grid.sync()
         if cuda.grid(1) == 0:
             lengths[r % 3] = 0
+            if count == 0:
+                lengths[3 + phase % 2] = 0
+                low[0] = INF64
+        if count == 0:
+            phase += 1
         r += 1
 
 
 @cuda.jit
 def one_round(indptr, indices, weights, dist, n, queue, lengths, r, next_queue, stamp):
-    """The round as its own launch, where a cooperative launch cannot be built."""
+    """The round as its own launch, where a cooperative launch cannot be built (Bellman-Ford:
+    no limit, so no far pile)."""
     frontier_round(indptr, indices, weights, dist, n, queue, lengths[r % 3], next_queue, lengths,
-                   (r + 1) % 3, stamp, r)
+                   (r + 1) % 3, stamp, r, INF64, queue, 0, stamp, 0)
 
 
 @cuda.jit
-def start_batch(dist, stamp, sources, n, queue, lengths):
-    """Labels INF but 0 at each row's source, that source queued; stamps cleared."""
+def start_batch(dist, stamp, far_stamp, sources, n, queue, lengths, low):
+    """Labels INF but 0 at each row's source, that source queued; stamps cleared; no far pile."""
     for i in range(cuda.grid(1), dist.size, cuda.gridsize(1)):
         dist[i] = INF64
         stamp[i] = -1
+        far_stamp[i] = -1
     for row in range(cuda.grid(1), sources.size, cuda.gridsize(1)):
         queue[row] = row * n + sources[row]
     if cuda.grid(1) == 0:
-        lengths[0], lengths[1], lengths[2] = sources.size, 0, 0
+        lengths[0], lengths[1], lengths[2], lengths[3], lengths[4] = sources.size, 0, 0, 0, 0
+        low[0] = INF64
 
 
 @cuda.jit
@@ -146,7 +212,8 @@ def seed_sources(dist, sources, n):
 
 
 _SIGNATURE = ("void(int64[::1], int32[::1], int32[::1], int64[::1], int64, int64[::1], int64[::1], "
-              "int32[::1], int32[::1], int64, int32[::1])")
+              "int32[::1], int32[::1], int64, int32[::1], int64, int64[::1], int64[::1], int32[::1], "
+              "int64[::1])")
 
 
 @functools.cache
@@ -187,6 +254,15 @@ def _small(g, sources):
     return host, seconds, cycles
 
 
+def near_far_delta(g) -> int:
+    """Δ of the large path's near–far rounds: the seed's Δ rule (``delta.RULE``) times
+    ``DELTA_SCALE``; 0 (plain Bellman-Ford rounds) where a cost is negative, as near–far needs
+    labels that only grow along a path; and where ``DELTA_SCALE`` is 0."""
+    if g.min_weight < 0 or not g.m or not DELTA_SCALE:
+        return 0
+    return max(1, int(choose_delta(g) * DELTA_SCALE))
+
+
 def _large(g, sources):
     out = np.empty((len(sources), g.n), np.int64)
     indptr, indices, weights = upload(g)
@@ -195,9 +271,17 @@ def _large(g, sources):
     dist = buffer(g, "fast dist", batch * n, np.int64)
     stamp = buffer(g, "fast stamp", batch * n, np.int32)
     q0, q1 = buffer(g, "fast q0", batch * n, np.int64), buffer(g, "fast q1", batch * n, np.int64)
-    lengths = buffer(g, "fast lengths", 3, np.int32)
+    lengths = buffer(g, "fast lengths", 5, np.int32)
     status = buffer(g, "fast status", 1, np.int32)
     persistent = persistent_kernel()
+    delta, max_rounds = near_far_delta(g), n + 1
+    if persistent is not None and delta:
+        f0, f1 = buffer(g, "fast far0", batch * n, np.int64), buffer(g, "fast far1", batch * n, np.int64)
+        far_stamp = buffer(g, "fast far stamp", batch * n, np.int32)
+        max_rounds = (n + 1) * (n + 2)  # at most n phases (each settles a label) of n + 1 rounds
+    else:
+        delta, f0, f1, far_stamp = 0, q0, q1, stamp  # Bellman-Ford: no far pile
+    low = buffer(g, "fast low", 1, np.int64)
     seconds, cycles = 0.0, []
     for first in range(0, len(sources), batch):
         rows = sources[first:first + batch]
@@ -206,13 +290,13 @@ def _large(g, sources):
 
         def launch_all():
             grid = blocks_for(items)
-            start_batch[grid, THREADS](dist, stamp, d_rows, n, q0, lengths)
+            start_batch[grid, THREADS](dist, stamp, far_stamp, d_rows, n, q0, lengths, low)
             seed_sources[blocks_for(len(rows)), THREADS](dist, d_rows, n)
             status.copy_to_device(np.zeros(1, np.int32))
             if persistent is not None:
                 kernel, blocks = persistent
                 kernel[blocks, THREADS](indptr, indices, weights, dist, n, q0, q1, lengths, stamp,
-                                        n + 1, status)
+                                        max_rounds, status, delta, f0, f1, far_stamp, low)
             else:
                 _round_by_round(indptr, indices, weights, dist, n, q0, q1, lengths, stamp, status)
 
@@ -224,7 +308,7 @@ def _large(g, sources):
 
 
 def _round_by_round(indptr, indices, weights, dist, n, q0, q1, lengths, stamp, status):
-    counts = np.zeros(3, np.int32)
+    counts = np.zeros(lengths.size, np.int32)
     r = 0
     while True:
         lengths.copy_to_host(counts)
@@ -251,7 +335,8 @@ def run(g, sources):
     out, seconds, cycles = (_small if small else _large)(g, sources)
     if len(cycles):
         raise_negative_cycle(g, sources if not small else sources[cycles])
+    near_far = f", near–far Δ = {near_far_delta(g)}" if near_far_delta(g) else ""
     how = ("one block per source, labels in shared memory" if small else
-           "persistent grid-wide frontier" if persistent_kernel() is not None else
+           f"persistent grid-wide frontier{near_far}" if persistent_kernel() is not None else
            f"frontier round by round (no cooperative launch: {COOPERATIVE_ERROR})")
     return out, seconds, f"gpu-fast-sssp: {how}"
