@@ -49,11 +49,14 @@ def test_fast_large_path_is_exact_with_negative_costs_and_duplicate_sources(larg
 
 @pytest.mark.parametrize("scale", [0.01, 1, 4, 10**9])
 @pytest.mark.parametrize("big", [False, True])
-def test_fast_large_path_near_far_is_exact_at_any_delta(monkeypatch, scale, big):
-    # Δ far below the costs (a phase per label), the seed's, and past every distance (one phase):
-    # zero-cost and parallel edges, duplicate sources, an isolated vertex; costs up to 2^31.
+@pytest.mark.parametrize("work", [0, 10**9])
+def test_fast_large_path_near_far_is_exact_at_any_delta(monkeypatch, scale, big, work):
+    # Δ far below the costs (a phase per label), the seed's, and past every distance (one phase),
+    # the bucket width fixed or doubling every phase: zero-cost and parallel edges, duplicate
+    # sources, an isolated vertex; costs up to 2^31.
     monkeypatch.setattr(gpu_fast, "SMALL_MAX", 0)
     monkeypatch.setattr(gpu_fast, "DELTA_SCALE", scale)
+    monkeypatch.setattr(gpu_fast, "PHASE_WORK", work)
     n = 14
     edges = awkward_edges(n, seed=21, big=big)
     sources = [2, 0, 2, n - 1]
@@ -61,6 +64,17 @@ def test_fast_large_path_near_far_is_exact_at_any_delta(monkeypatch, scale, big)
     assert "near–far" in result.note, result.note
     np.testing.assert_array_equal(result.dist, scipy_distances(cheapest(n, *edges), sources))
     assert_routes_are_shortest(result, cheapest(n, *edges))
+
+
+def test_fast_large_path_width_stops_doubling_before_it_overflows(monkeypatch):
+    # A long path: one label per phase, so the width doubles phase after phase, far past 2^62.
+    monkeypatch.setattr(gpu_fast, "SMALL_MAX", 0)
+    monkeypatch.setattr(gpu_fast, "PHASE_WORK", 10**9)
+    n = 90
+    tails, heads = np.arange(n - 1), np.arange(1, n)
+    costs = np.full(n - 1, 2**31 - 2, np.int64)
+    result = solve(as_coo(n, tails, heads, costs), [0], "gpu-fast-sssp")
+    np.testing.assert_array_equal(result.dist[0], np.arange(n) * float(2**31 - 2))
 
 
 def test_fast_large_path_takes_bellman_ford_rounds_for_negative_costs(monkeypatch):

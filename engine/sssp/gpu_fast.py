@@ -31,7 +31,8 @@ SMALL_MAX = 6144          # int64 labels in 48 KiB of shared memory
 BATCH_ITEMS = 1 << 26     # (source, vertex) labels of one large-graph batch
 SMALL_THREADS = 8 if SIMULATED else 256
 FEW_SOURCES_THREADS = 8 if SIMULATED else 1024  # a block per SM or fewer: make each one wider
-DELTA_SCALE = 4          # the large path's Δ, in units of the seed's rule (GPU_NOTES / README)
+DELTA_SCALE = 1          # the large path's first Δ, in units of the seed's rule (0: no near–far)
+PHASE_WORK = 1 << 18     # labels a near–far phase should relax: fewer, and the width doubles
 COOPERATIVE_ERROR = None  # why the persistent launch could not be built, if it could not
 
 
@@ -135,12 +136,16 @@ def read_in_every_block(array, i, shared):
 
 
 def _persistent(indptr, indices, weights, dist, n, q0, q1, lengths, stamp, max_rounds, status,
-                delta, f0, f1, far_stamp, low):
+                delta, f0, f1, far_stamp, low, phase_work):
     """Every round in one launch. Near–far (Δ-stepping's two-bucket form, Davidson et al.):
     labels below ``limit`` are relaxed round after round; those at or above it wait in a far
     pile, and when no label below the limit is left, the limit moves to the next multiple of
-    Δ above the pile's lowest label and the pile is split. Δ = 0: no limit (Bellman-Ford, and
-    the only form for negative costs). lengths: [0..2] round r's queue in slot r % 3 (the one
+    the bucket width above the pile's lowest label and the pile is split. Δ = 0: no limit
+    (Bellman-Ford, and the only form for negative costs). The width adapts from Δ up: it
+    doubles after a phase that relaxed fewer than ``phase_work`` labels (a road grid's thin
+    wavefront: few labels per phase, and every phase costs barriers) and halves, never below
+    Δ, after one of over eight times as many (every block counts the same queue lengths, so
+    all agree). lengths: [0..2] round r's queue in slot r % 3 (the one
     read, the one filled, the one cleared for the round after); [3..4] the far piles of even
     and odd phases."""
     grid = cuda.cg.this_grid()
@@ -148,8 +153,11 @@ def _persistent(indptr, indices, weights, dist, n, q0, q1, lengths, stamp, max_r
     r = 0
     phase = 0
     limit = delta if delta > 0 else INF64
+    width = delta
+    work = 0
     while True:
         count = read_in_every_block(lengths, r % 3, counts)
+        work += count
         if count == 0:
             far, next_far = (f0, f1) if phase % 2 == 0 else (f1, f0)
             far_count = read_in_every_block(lengths, 3 + phase % 2, counts)
@@ -158,7 +166,12 @@ def _persistent(indptr, indices, weights, dist, n, q0, q1, lengths, stamp, max_r
             lowest_beyond(dist, far, far_count, limit, low)
             grid.sync()
             lowest = read_in_every_block(low, 0, counts)
-            next_limit = (lowest // delta + 1) * delta if lowest < INF64 else INF64
+            if work < phase_work and width < INF64 // 4:
+                width *= 2
+            elif work > 8 * phase_work and width >= 2 * delta:
+                width //= 2
+            work = 0
+            next_limit = (lowest // width + 1) * width if lowest < INF64 else INF64
             split_far(dist, far, far_count, limit, next_limit, q0 if r % 2 == 1 else q1, lengths,
                       (r + 1) % 3, stamp, r, next_far, 3 + (phase + 1) % 2, far_stamp, phase)
             limit = next_limit
@@ -213,7 +226,7 @@ def seed_sources(dist, sources, n):
 
 _SIGNATURE = ("void(int64[::1], int32[::1], int32[::1], int64[::1], int64, int64[::1], int64[::1], "
               "int32[::1], int32[::1], int64, int32[::1], int64, int64[::1], int64[::1], int32[::1], "
-              "int64[::1])")
+              "int64[::1], int64)")
 
 
 @functools.cache
@@ -296,7 +309,7 @@ def _large(g, sources):
             if persistent is not None:
                 kernel, blocks = persistent
                 kernel[blocks, THREADS](indptr, indices, weights, dist, n, q0, q1, lengths, stamp,
-                                        max_rounds, status, delta, f0, f1, far_stamp, low)
+                                        max_rounds, status, delta, f0, f1, far_stamp, low, PHASE_WORK)
             else:
                 _round_by_round(indptr, indices, weights, dist, n, q0, q1, lengths, stamp, status)
 

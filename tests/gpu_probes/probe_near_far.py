@@ -1,8 +1,9 @@
 """gpu-fast-sssp's large path on the issue's goal graphs at several Δ scales (0: Bellman-Ford
-rounds, the code before near–far): one source, the graph resident, kernel ms (median of REPS
-after a warm-up) and whether the answer equals scipy's dijkstra.
+rounds, the code before near–far) and phase-work targets (0: a fixed width): one source, the
+graph resident, kernel ms (median of REPS after a warm-up) and whether the answer equals
+scipy's dijkstra.
 
-    python3 -m tests.gpu_probes.probe_near_far 0 1 4 16 64      # Δ scales (gpu_fast.DELTA_SCALE)
+    python3 -m tests.gpu_probes.probe_near_far 0 1:0 64:0 1:65536 1:262144   # SCALE[:WORK]
     PROBE=small NUMBA_ENABLE_CUDASIM=1 python3 -m tests.gpu_probes.probe_near_far 0 1
 """
 import os
@@ -30,8 +31,10 @@ def main(scales):
         start = time.perf_counter()
         reference = dijkstra(g.csr_matrix(), indices=[0])
         print(f"{label}: n={g.n} m={g.m}, scipy {1e3 * (time.perf_counter() - start):.0f} ms", flush=True)
-        for scale in scales:
+        for config in scales:
+            scale, _, work = config.partition(":")
             gpu_fast.DELTA_SCALE = float(scale)
+            gpu_fast.PHASE_WORK = int(work or gpu_fast.PHASE_WORK)
             r = solve(g, [0], "gpu-fast-sssp")
             exact = bool(np.array_equal(r.dist, reference))
             del r
@@ -41,7 +44,7 @@ def main(scales):
                 kernel.append(r.kernel_seconds)
                 note = r.note
                 del r
-            print(f"  scale {scale:>5}: kernel {1e3 * statistics.median(kernel):8.2f} ms  exact={exact}  "
+            print(f"  scale:work {config:>9}: kernel {1e3 * statistics.median(kernel):8.2f} ms  exact={exact}  "
                   f"({note})", flush=True)
 
 
