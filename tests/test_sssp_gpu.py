@@ -10,6 +10,7 @@ import gc
 
 import numpy as np
 import pytest
+import scipy.sparse as sp
 from numba import cuda
 
 from engine import gpu_launch
@@ -121,9 +122,9 @@ def test_a_prepared_graph_is_uploaded_once_and_solved_again():
     edges = awkward_edges(n, seed=8)
     g = prepare(as_coo(n, *edges))
     first = solve(g, [1], "gpu-fast-sssp")
-    uploaded = g.device["reverse"]
+    uploaded = g.device["forward"]
     second = solve(g, [2, 1], "gpu-fast-sssp")
-    assert g.device["reverse"] is uploaded
+    assert g.device["forward"] is uploaded
     np.testing.assert_array_equal(second.dist[1], first.dist[0])
 
 
@@ -214,6 +215,35 @@ def test_fast_small_path_raises_a_negative_cycle_then_answers_the_next_call():
     assert caught.value.vertex in (1, 2, 3) and caught.value.source == 0
     # every row's flag is written by the kernel: the last call's flags are not read again
     np.testing.assert_array_equal(solve(g, [5, 5], "gpu-fast-sssp").dist, [[np.inf] * 5 + [0]] * 2)
+
+
+@pytest.mark.parametrize("negative, big", [(True, False), (False, True)])
+def test_fast_small_path_frontier_spans_several_words_exactly(negative, big):
+    n = 75  # three 32-bit frontier words, the last one partial
+    edges = awkward_edges(n, seed=5, extra=2, big=big, negative=negative)
+    csr = cheapest(n, *edges)
+    sources = [0, 40, 40, 73, n - 1]
+    result = solve(as_coo(n, *edges), sources, "gpu-fast-sssp")
+    assert result.variant == "gpu-fast-sssp", result.note
+    np.testing.assert_array_equal(result.dist, scipy_distances(csr, sources))
+
+
+def test_fast_small_path_flags_a_negative_self_loop_only_on_rows_that_reach_it():
+    cost = np.full((40, 40), np.inf)  # a path 0 -> 1 -> … -> 39, a self-loop of -1 at 38
+    for v in range(39):
+        cost[v, v + 1] = 2
+    cost[38, 38] = -1
+    g = prepare(cost)
+    with pytest.raises(NegativeCycleError) as caught:
+        solve(g, [39, 0], "gpu-fast-sssp")
+    assert caught.value.vertex in (38, 39) and caught.value.source == 0
+    np.testing.assert_array_equal(solve(g, [39], "gpu-fast-sssp").dist, [[np.inf] * 39 + [0]])
+
+
+def test_fast_small_path_refuses_a_graph_past_its_frontier():
+    n = 32 * gpu_fast.MASK_WORDS + 1
+    with pytest.raises(ValueError, match="frontier"):
+        gpu_fast.launch_small(prepare(sp.csr_matrix((n, n))), None, 1, None, None)
 
 
 def test_fast_small_path_grows_its_sources_block_past_its_first_capacity(monkeypatch):

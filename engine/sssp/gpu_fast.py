@@ -1,8 +1,10 @@
 """gpu-fast-sssp (ours): every source in one launch, no host round trip per round.
 
 - Small graphs (distances of one source fit in a block's shared memory, n ≤ ``SMALL_MAX``):
-  one block per source pulls each vertex's label from its in-edges, in place, round after round
-  until a block-wide vote says nothing changed — no atomics, no global traffic but the graph;
+  one block per source; each round pushes along the out-edges of the vertices whose label fell
+  in the round before (a bitmask frontier in shared memory, shared-memory atomic min), until a
+  block-wide vote says nothing fell — work ~ the edges of the vertices that improve, not
+  n · rounds; no global traffic but the graph;
   each block writes its float64 row straight into mapped host memory that becomes the caller's
   answer (``answer_buffers``): no copy call, no conversion, no allocation per call.
 - Large graphs: one persistent cooperative launch runs rounds over a work queue of (source,
@@ -19,15 +21,17 @@ import functools
 import math
 
 import numpy as np
-from numba import cuda, float64, int32, int64
+from numba import cuda, float64, int32, int64, uint32
 
 from . import answer_buffers
 from .delta import choose_delta
-from .gpu_common import (INF64, SIMULATED, THREADS, blocks_for, buffer, co_resident_blocks, pulled_label,
+from .gpu_common import (INF64, SIMULATED, THREADS, blocks_for, buffer, co_resident_blocks,
                          timed_on_device, upload)
 from .negative import raise_negative_cycle
 
-SMALL_MAX = 6144          # int64 labels in 48 KiB of shared memory
+SMALL_MAX = 5952          # int64 labels and two frontier bitmasks in 48 KiB of shared memory
+MASK_WORDS = SMALL_MAX // 32  # 32-bit words of one frontier bitmask (static shared memory)
+FRONTIER_WORDS = 2 * MASK_WORDS  # this round's frontier and the next (a constant for the compiler)
 BATCH_ITEMS = 1 << 26     # (source, vertex) labels of one large-graph batch
 SMALL_THREADS = 8 if SIMULATED else 256
 FEW_SOURCES_THREADS = 8 if SIMULATED else 1024  # a block per SM or fewer: make each one wider
@@ -36,43 +40,84 @@ PHASE_WORK = 1 << 18     # labels a near–far phase should relax: fewer, and th
 COOPERATIVE_ERROR = None  # why the persistent launch could not be built, if it could not
 
 
+@cuda.jit(device=True)
+def round_vote(fell, rounds, max_rounds):
+    """Whether a block's round loop ends after round ``rounds`` (counted from 1): 0 go on, 1
+    nothing fell anywhere in the block (done), 2 labels still falling past ``max_rounds`` (a
+    negative cycle). A barrier: every thread of the block calls it."""
+    if cuda.syncthreads_or(fell) == 0:
+        return 1
+    return 2 if rounds > max_rounds else 0
+
+
+@cuda.jit(device=True)
+def store_row(d, out, status, row, cycle):
+    """Row ``row`` of ``out`` ← the block's shared labels d as float64 (inf where INF64),
+    status[row] ← cycle; then a barrier, so that d may be reset for the next row."""
+    for v in range(cuda.threadIdx.x, out.shape[1], cuda.blockDim.x):
+        x = d[v]
+        out[row, v] = float64(x) if x < INF64 else math.inf
+    if cuda.threadIdx.x == 0:
+        status[row] = cycle
+    cuda.syncthreads()
+
+
+@cuda.jit(device=True)
+def _bit(v):
+    return uint32(1) << uint32(v & 31)
+
+
 @cuda.jit
 def many_small(indptr, indices, weights, sources, k, out, max_rounds, status):
-    """Block b solves sources[b], sources[b + gridDim], … of the first ``k``: pull rounds on
-    shared-memory labels; row r of ``out`` gets float64 distances (inf unreachable, exact: every
-    |distance| < 2⁵³ here) and status[r] 1 if the labels still fell after ``max_rounds``, else 0.
-    (indptr, indices, weights) is the reversed graph: row v lists v's in-edges."""
+    """Block b solves sources[b], sources[b + gridDim], … of the first ``k``: Bellman-Ford rounds
+    on shared-memory labels, each pushing along the out-edges of the vertices whose label fell in
+    the round before only (a bitmask frontier), with a shared-memory atomic min; row r of ``out``
+    gets float64 distances (inf unreachable, exact: every |distance| < 2⁵³ here) and status[r] 1
+    if labels still fell after ``max_rounds`` rounds, else 0. (indptr, indices, weights) is the
+    forward graph: row u lists u's out-edges.
+
+    Round i relaxes every vertex whose label fell in round i − 1 with its label now, so after it
+    every label is at most the cheapest walk of ≤ i edges: with no negative cycle reachable,
+    nothing falls after round n − 1 and the frontier is empty by round n."""
     d = cuda.shared.array(0, int64)
+    mask = cuda.shared.array(FRONTIER_WORDS, uint32)  # two frontiers: this round's, the next
     n = out.shape[1]
+    words = (n + 31) // 32
     t, step = cuda.threadIdx.x, cuda.blockDim.x
     for row in range(cuda.blockIdx.x, k, cuda.gridDim.x):
         for v in range(t, n, step):
             d[v] = INF64
+        for w in range(t, words, step):
+            mask[w] = 0
+            mask[MASK_WORDS + w] = 0
         cuda.syncthreads()
         if t == 0:
-            d[sources[row]] = 0
+            s = sources[row]
+            d[s] = 0
+            mask[s >> 5] = _bit(s)
         cuda.syncthreads()
         rounds = 0
-        cycle = 0
         while True:
-            changed = 0
-            for v in range(t, n, step):
-                best = pulled_label(indptr, indices, weights, d, v)
-                if best < d[v]:
-                    d[v] = best
-                    changed = 1
+            now = (rounds & 1) * MASK_WORDS
+            after = MASK_WORDS - now
+            fell = 0
+            for u in range(t, n, step):
+                if mask[now + (u >> 5)] & _bit(u):
+                    du = d[u]
+                    for e in range(indptr[u], indptr[u + 1]):
+                        v = indices[e]
+                        x = du + weights[e]
+                        if x < d[v] and x < cuda.atomic.min(d, v, x):
+                            cuda.atomic.or_(mask, after + (v >> 5), _bit(v))
+                            fell = 1
             rounds += 1
-            if cuda.syncthreads_or(changed) == 0:
+            over = round_vote(fell, rounds, max_rounds)
+            if over:
                 break
-            if rounds > max_rounds:
-                cycle = 1
-                break
-        for v in range(t, n, step):
-            x = d[v]
-            out[row, v] = float64(x) if x < INF64 else math.inf
-        if t == 0:
-            status[row] = cycle
-        cuda.syncthreads()
+            for w in range(t, words, step):  # read by every thread: cleared once all are past it
+                mask[now + w] = 0
+            cuda.syncthreads()
+        store_row(d, out, status, row, over - 1)
 
 
 @cuda.jit(device=True)
@@ -246,21 +291,34 @@ def _multiprocessors() -> int:
     return 1 if SIMULATED else int(cuda.get_current_device().MULTIPROCESSOR_COUNT)
 
 
+def small_threads(k: int) -> int:
+    """The block width for ``k`` sources: wider blocks where there is one per SM or fewer."""
+    return FEW_SOURCES_THREADS if k <= _multiprocessors() else SMALL_THREADS
+
+
+def launch_small(g, d_sources, k, d_out, d_status, threads=None):
+    """Queue ``many_small`` for the first ``k`` of ``d_sources`` on the forward graph (uploaded
+    once), rows into ``d_out``, flags into ``d_status``; ``threads`` per block (default: the
+    width ``small_threads`` picks)."""
+    if g.n > 32 * MASK_WORDS:
+        raise ValueError(f"{g.n} vertices: the small path's frontier holds {32 * MASK_WORDS}")
+    indptr, indices, weights = upload(g)
+    many_small[min(k, 65535), threads or small_threads(k), 0, 8 * g.n](
+        indptr, indices, weights, d_sources, k, d_out, g.n + 1, d_status)
+
+
 def _small(g, sources):
     """(float64 distances, seconds, rows whose source reaches a negative cycle). No allocation
     and no copy call per call: the sources and the cycle flags in mapped memory kept between
     calls, the answer written by the kernel straight into a pooled mapped buffer that becomes
     the caller's (``answer_buffers``); only when every pooled one is still held, written on the
     device and copied back once."""
-    indptr, indices, weights = upload(g, transposed=True)
     k = len(sources)
-    threads = FEW_SOURCES_THREADS if k <= _multiprocessors() else SMALL_THREADS
     with answer_buffers.LOCK:
         d_sources, d_status, status = answer_buffers.control(sources)
         out, host = answer_buffers.answer(k, g.n)
         d_out = out if out is not None else buffer(g, "fast out", (k, g.n), np.float64)
-        seconds = timed_on_device(lambda: many_small[min(k, 65535), threads, 0, 8 * g.n](
-            indptr, indices, weights, d_sources, k, d_out, g.n + 1, d_status))
+        seconds = timed_on_device(lambda: launch_small(g, d_sources, k, d_out, d_status))
         if out is None:
             d_out.copy_to_host(host)
         cycles = np.flatnonzero(status[:k])
