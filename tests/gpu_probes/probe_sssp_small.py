@@ -12,7 +12,9 @@ answer in host memory), on the hub and the regional airport's full road graphs:
   flags, their copies, the synchronise pair, the int32 answer's copy back and its conversion to
   float64) and what the new one does (filling the mapped sources, taking a pooled answer,
   the launch call alone, reading the flags), and ``solve()`` with nothing launched; the kernel
-  alone into mapped and into device memory, and at other block widths;
+  alone into mapped and into device memory, and at other block widths; the frontier (push)
+  kernel beside the pull kernel it replaced (kept here only for that line), same launch, answers
+  compared;
 - every answer checked against scipy's Dijkstra (all of it).
 
 Medians of ``PROBE_REPS`` (200) calls, one line per measurement. On the GPU host, from the
@@ -26,12 +28,12 @@ import statistics
 import time
 
 import numpy as np
-from numba import cuda
+from numba import cuda, int64
 from scipy.sparse.csgraph import dijkstra
 
 from engine.apsp import solve as apsp_solve
 from engine.sssp import answer_buffers, gpu_fast, solve
-from engine.sssp.gpu_common import buffer, timed_on_device, upload
+from engine.sssp.gpu_common import INF64, buffer, pulled_label, timed_on_device, upload
 from engine.sssp.graph import INF32, as_sources, to_float
 
 SMALL = os.environ.get("PROBE") == "small"
@@ -107,20 +109,18 @@ def fw_line(label: str, g, expected) -> None:
 def host_steps(label: str, g, sources) -> None:
     """Each host step of a call apart, the old path's and the new one's."""
     k, n = len(sources), g.n
-    threads = gpu_fast.FEW_SOURCES_THREADS if k <= gpu_fast._multiprocessors() else gpu_fast.SMALL_THREADS
-    indptr, indices, weights = upload(g, transposed=True)
+    threads = gpu_fast.small_threads(k)
     d_status = cuda.to_device(np.zeros(k, np.int32))
     d_int32 = cuda.to_device(np.zeros((k, n), np.int32))
     pinned32 = np.empty((k, n), np.int32) if gpu_fast.SIMULATED else cuda.pinned_array((k, n), np.int32)
     answer32 = np.full((k, n), INF32, np.int32)
     answer32[:, ::3] = 7
     d_sources, d_flags, flags = answer_buffers.control(sources)
-    out, _ = answer_buffers.mapped_pool((k, n)).take((k, n))
+    out, host = answer_buffers.mapped_pool((k, n)).take((k, n))
     d_out = buffer(g, "fast out", (k, n), np.float64)
 
     def launch(into):
-        return lambda: gpu_fast.many_small[min(k, 65535), threads, 0, 8 * n](
-            indptr, indices, weights, d_sources, k, into, n + 1, d_flags)
+        return lambda: gpu_fast.launch_small(g, d_sources, k, into, d_flags)
 
     def old_to_float():  # the numpy conversion solve() ran after the clock before
         f = answer32.astype(np.float64)
@@ -150,11 +150,11 @@ def host_steps(label: str, g, sources) -> None:
         print(f"{label}   kernel + synchronize pair, answer into {what} memory: "
               f"{median_ms(lambda: timed_on_device(launch(into))):.3f} ms", flush=True)
     for width in ((4, 8) if SMALL else (128, 256, 512, 1024)):  # the block width the code does not pick
-        kernel = gpu_fast.many_small[min(k, 65535), width, 0, 8 * n]
-        ms = median_ms(lambda: timed_on_device(lambda: kernel(indptr, indices, weights, d_sources, k,
-                                                                out, n + 1, d_flags)))
+        ms = median_ms(lambda: timed_on_device(lambda: gpu_fast.launch_small(g, d_sources, k, out, d_flags,
+                                                                             width)))
         print(f"{label}   kernel + synchronize pair, {width} threads per block (the code: {threads}): "
               f"{ms:.3f} ms", flush=True)
+    pull_line(label, g, k, (out, host), d_sources, d_flags, threads)
     real = gpu_fast.timed_on_device
     gpu_fast.timed_on_device = lambda launch_all: 0.0
     try:
@@ -162,6 +162,53 @@ def host_steps(label: str, g, sources) -> None:
               f"{median_ms(lambda: solve(g, sources, VARIANT)):.3f} ms", flush=True)
     finally:
         gpu_fast.timed_on_device = real
+
+
+@cuda.jit
+def pull_small(indptr, indices, weights, sources, k, out, max_rounds, status):
+    """The small path's kernel before the frontier (kept here only to compare): one block per
+    source, every round pulls every vertex's label from all its in-edges of the reversed graph
+    until a block-wide vote says nothing changed."""
+    d = cuda.shared.array(0, int64)
+    n = out.shape[1]
+    t, step = cuda.threadIdx.x, cuda.blockDim.x
+    for row in range(cuda.blockIdx.x, k, cuda.gridDim.x):
+        for v in range(t, n, step):
+            d[v] = INF64
+        cuda.syncthreads()
+        if t == 0:
+            d[sources[row]] = 0
+        cuda.syncthreads()
+        rounds = 0
+        while True:
+            changed = 0
+            for v in range(t, n, step):
+                best = pulled_label(indptr, indices, weights, d, v)
+                if best < d[v]:
+                    d[v] = best
+                    changed = 1
+            rounds += 1
+            over = gpu_fast.round_vote(changed, rounds, max_rounds)
+            if over:
+                break
+        gpu_fast.store_row(d, out, status, row, over - 1)
+
+
+def pull_line(label: str, g, k, answer, d_sources, d_flags, threads) -> None:
+    """The frontier kernel against the pull kernel it replaced, same launch, same mapped answer
+    (``answer``: kernel argument, host view); the pull kernel's answer checked against the
+    frontier kernel's."""
+    out, host = answer
+    n = g.n
+    indptr, indices, weights = upload(g, transposed=True)
+    pull = pull_small[min(k, 65535), threads, 0, 8 * n]
+    push_ms = median_ms(lambda: timed_on_device(lambda: gpu_fast.launch_small(g, d_sources, k, out, d_flags)))
+    pushed = host.copy()
+    pull_ms = median_ms(lambda: timed_on_device(lambda: pull(indptr, indices, weights, d_sources, k, out, n + 1,
+                                                             d_flags)))
+    same = "same answer" if np.array_equal(host, pushed) else "ANSWERS DIFFER"
+    print(f"{label}   kernel + synchronize pair, {threads} threads per block: frontier (push) "
+          f"{push_ms:.3f} ms, pull (the kernel before) {pull_ms:.3f} ms; {same}", flush=True)
 
 
 def main():
