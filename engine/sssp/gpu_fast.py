@@ -36,7 +36,7 @@ BATCH_ITEMS = 1 << 26     # (source, vertex) labels of one large-graph batch
 SMALL_THREADS = 8 if SIMULATED else 256
 FEW_SOURCES_THREADS = 8 if SIMULATED else 1024  # a block per SM or fewer: make each one wider
 DELTA_SCALE = 1          # the large path's first Δ, in units of the seed's rule (0: no near–far)
-PHASE_WORK = 1 << 18     # labels a near–far phase should relax: fewer, and the width doubles
+PHASE_WORK = 1 << 16     # labels a near–far phase should relax: fewer, and the width doubles (H100: README)
 COOPERATIVE_ERROR = None  # why the persistent launch could not be built, if it could not
 
 
