@@ -27,7 +27,7 @@ from .gpu_common import SIMULATED
 
 MAPPED_ANSWER = True            # the kernel writes the answer into mapped host memory (else: copied)
 ANSWER_POOL_BYTES = 640 << 20   # pooled answers of one shape kept, at most: two of the largest
-                                # (6,144 sources × 6,144 vertices); beyond, the next way down
+                                # (SMALL_MAX sources × SMALL_MAX vertices); beyond, the next way down
 SHAPES_KEPT = 3                 # mapped pools kept, by answer shape (the app alternates a fleet's
                                 # sources, one source and all sources), the least recent let go
 CONTROL_MIN = 256               # sources the control block holds at first
