@@ -40,6 +40,12 @@ class RoundLimitError(RuntimeError):
     misbehaved. Raised instead of spinning; ``solve`` falls back to the CPU and says why."""
 
 
+def marker_event():
+    """A CUDA event that only marks a point in the stream (no timing), to wait for just the work
+    queued before it; the simulator's events take no arguments."""
+    return cuda.event() if simulated() else cuda.event(timing=False)
+
+
 def bounded_rounds(limit: int, what: str):
     """0, 1, …, limit − 1 for a host loop that leaves by ``break`` once the device says it is
     done; asking for round ``limit`` raises ``RoundLimitError`` naming ``what``. ``limit`` is the

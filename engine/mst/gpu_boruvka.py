@@ -24,7 +24,7 @@ import numpy as np
 from numba import cuda
 
 from ..gpu_launch import THREADS, blocks_for, bounded_rounds, ceil_div, timed_on_device
-from .gpu_common import NO_KEY, buffer, chosen_edges, fill_with, halving_rounds, upload
+from .gpu_common import NO_KEY, Forest, halving_rounds, mark_in_forest, upload
 from .gpu_primitives import exclusive_scan, split
 
 EDGE_MASK = 0xFFFFFFFF
@@ -37,11 +37,11 @@ def run(g):
         g.device["adjacency"] = tuple(cuda.to_device(a) for a in g.adjacency())
     start, head, edge = g.device["adjacency"]
     key = upload(g)[2]
-    in_forest = buffer(g, "in_forest", g.m, np.uint8)
+    forest = Forest(g)
     sizes = []
 
     def solve():
-        fill_with(in_forest, 0)
+        forest.clear()
         edge_key = cuda.device_array(head.size, np.int64)
         gather[blocks_for(head.size), THREADS](edge, key, edge_key)
         graph = (g.n, start, head, edge_key)
@@ -49,10 +49,11 @@ def run(g):
             if not graph[2].size:
                 break
             sizes.append((graph[0], graph[2].size))
-            graph = contract(*graph, in_forest)
+            graph = contract(*graph, forest.bits)
+        forest.compact()
 
     seconds = timed_on_device(solve)
-    return chosen_edges(in_forest), seconds, f"{len(sizes)} levels"
+    return forest.ids_to_host(), seconds, f"{len(sizes)} levels"
 
 
 def contract(n, start, head, key, in_forest):
@@ -140,7 +141,7 @@ def remove_cycles(successor, lightest, in_forest):
             if successor[s] == u and u < s:
                 successor[u] = u
             else:
-                in_forest[lightest[u] & EDGE_MASK] = 1
+                mark_in_forest(in_forest, lightest[u] & EDGE_MASK)
 
 
 @cuda.jit

@@ -1,12 +1,16 @@
 """What both GPU spanning-forest variants share: the graph's device copy (made once, kept on the
-graph), the union-find ``find``, and copying the chosen edges back."""
+graph), the union-find ``find``, and the forest itself — one bit per edge, set by atomic or as
+edges are chosen, turned into ascending edge ids on the device (popcount, scan, write) so that
+only the k chosen ids travel back to the host."""
 
 import numpy as np
 from numba import cuda
 
-from ..gpu_launch import THREADS, blocks_for
+from ..gpu_launch import THREADS, blocks_for, marker_event
+from .gpu_primitives import exclusive_scan
 
 NO_KEY = np.int64(2**63 - 1)  # above every order_keys key: "no edge yet"
+WORD = 32                     # edges per word of the forest's bit set
 
 
 def upload(g):
@@ -19,7 +23,7 @@ def upload(g):
 def buffer(g, name: str, size: int, dtype):
     """A device array kept on the graph between solves (reallocated when its size changes)."""
     b = g.device.get(("buffer", name))
-    if b is None or b.size != size or b.dtype != np.dtype(dtype):
+    if b is None or b.size != max(size, 1) or b.dtype != np.dtype(dtype):
         b = g.device[("buffer", name)] = cuda.device_array(max(size, 1), dtype)
     return b
 
@@ -32,9 +36,90 @@ def halving_rounds(n) -> int:
     return int(n).bit_length() + 2
 
 
-def chosen_edges(in_forest) -> np.ndarray:
-    """Ascending ids of the edges flagged in ``in_forest`` (a device uint8 array)."""
-    return np.flatnonzero(in_forest.copy_to_host()).astype(np.int64)
+class Forest:
+    """The chosen edges of one graph as a device bit set (edge e is bit e % 32 of word e // 32),
+    with the buffers that turn it into ids; kept on the graph between solves."""
+
+    def __init__(self, g):
+        words = -(-g.m // WORD)
+        self.bits = buffer(g, "forest_bits", words, np.uint32)
+        self.counts = buffer(g, "forest_counts", words, np.int64)
+        self.offsets = buffer(g, "forest_offsets", words, np.int64)
+        self.ids = buffer(g, "forest_ids", max(g.n - 1, 1), np.int64)
+        self.words = words
+        self.size = 0
+
+    def clear(self):
+        fill_with(self.bits, 0)
+
+    def compact(self) -> int:
+        """Write the chosen edges' ids, ascending, to ``ids`` on the device; returns how many
+        (waits for the device: the count comes back)."""
+        blocks = blocks_for(self.words)
+        _count_bits[blocks, THREADS](self.bits, self.counts)
+        self.size = exclusive_scan(self.counts, self.offsets)
+        if self.size:
+            _write_ids[blocks, THREADS](self.bits, self.offsets, self.ids)
+        return self.size
+
+    def ids_to_host(self) -> np.ndarray:
+        """The ids ``compact`` wrote, copied to the host (k int64: no n- or m-sized host pass)."""
+        out = np.empty(self.size, np.int64)
+        if self.size:
+            self.ids[:self.size].copy_to_host(out)
+        return out
+
+
+class LaggedCounts:
+    """Counters on the device, one a round (kernels of round s add to slot s), each copied to
+    pinned host memory as soon as its round is queued and read by the host only when it must
+    decide: a host loop that asks for round s − 2's count before queueing round s keeps the GPU
+    busy with round s − 1 meanwhile, instead of draining the queue every round. Kept on the
+    graph between solves."""
+
+    def __init__(self, g, name: str, slots: int):
+        self.device = buffer(g, name, slots, np.int64)
+        if ("pinned", name) not in g.device or g.device["pinned", name].size != slots:
+            g.device["pinned", name] = cuda.pinned_array(slots, np.int64)
+        self.host = g.device["pinned", name]
+        self.events = {}
+
+    def reset(self):
+        """Every slot back to 0 (queued)."""
+        fill_with(self.device, 0)
+        self.events.clear()
+
+    def queued(self, s: int):
+        """Slot s's round is queued: queue its copy to the host."""
+        self.device[s:s + 1].copy_to_host(self.host[s:s + 1], stream=cuda.default_stream())
+        self.events[s] = marker_event()
+        self.events[s].record()
+
+    def value(self, s: int) -> int:
+        """Slot s's count, once its round is done (waits for that round only)."""
+        self.events[s].synchronize()
+        return int(self.host[s])
+
+
+@cuda.jit(device=True)
+def mark_in_forest(bits, e):
+    cuda.atomic.or_(bits, e // WORD, np.uint32(1) << np.uint32(e % WORD))
+
+
+@cuda.jit
+def _count_bits(bits, counts):
+    for w in range(cuda.grid(1), bits.size, cuda.gridsize(1)):
+        counts[w] = cuda.popc(bits[w])
+
+
+@cuda.jit
+def _write_ids(bits, offsets, ids):
+    for w in range(cuda.grid(1), bits.size, cuda.gridsize(1)):
+        word, place = bits[w], offsets[w]
+        for b in range(WORD):
+            if (word >> np.uint32(b)) & np.uint32(1):
+                ids[place] = w * WORD + b
+                place += 1
 
 
 @cuda.jit

@@ -1,98 +1,200 @@
-"""GPU fast spanning forest (ours): Borůvka made edge-centric and data-driven, no sorting.
+"""GPU fast spanning forest (ours): Borůvka made edge-centric and data-driven, no sorting, light
+edges first — the ECL-MST idea (Fallin, Gonzalez, Seo, Burtscher, SC'23) in Numba.
 
-Each round reads a worklist of the edges still joining two trees (all edges at first), each
-entry its two ends as the roots they had when it was kept, and its (weight, id) key:
-  select   — per edge, the roots of its ends (union-find); an edge inside one tree is dropped
-             for good, the others stay on the next worklist (ends replaced by their roots,
-             compacted a block at a time) and offer their key to both roots by 64-bit atomic min;
-  join     — per root, its lightest edge out is in the forest, and the two trees are joined
-             (compare-and-swap hooking of the larger root under the smaller);
-  compress — every vertex points straight at its root, so the next round's finds are one step;
-  reset    — every root's lightest key back to "no edge" (one sequential fill).
-Keys are unique, so the edges chosen in a round form a forest and every hook is safe. Only
-select touches the edges; the other three steps are sequential passes over the vertices.
-Every tree with an edge out is joined each round, so the rounds are bounded by the bit length
-of n (``bounded_rounds``).
+Light first (the filter-Kruskal idea). Keys are unique and totally ordered (weight, then edge
+id), so the spanning forest of the edges below any key is part of the whole graph's. A sample
+of ``SAMPLE`` keys (strided over the edge list) gives a threshold below which about
+``LIGHT_PER_VERTEX`` · n edges lie; the rounds run on those light edges alone until none joins
+two trees, then one filtering pass keeps only the heavy edges whose ends lie in different trees
+and the rounds go on with those. On a graph of average degree d that skips most of the edges'
+rounds: a light subgraph of average degree 4 already joins nearly every vertex. When
+``LIGHT_PER_VERTEX`` · n ≥ m every edge is light and there is no filter.
+
+A round reads a worklist of edges still joining two trees (at a phase's start the edge list
+itself, its keys in the phase's range), each entry its two ends as the roots they had when it
+was kept and its (weight, id) key:
+  select — per entry, the roots of its ends (union-find, the old roots pointed straight at the
+           new ones); an entry inside one tree is dropped for good, the others are kept (on the
+           next worklist, compacted a block at a time) and offer their key to both roots by
+           64-bit atomic min — after reading the root's current key and only when smaller, so
+           the roots of big trees (hot addresses every entry of theirs hits) see few atomics;
+  choose — per kept entry, its key won at either root: the edge is in the forest (a bit set by
+           atomic or) and the two trees are joined (compare-and-swap hooking of the larger root
+           under the smaller).
+Both steps touch only the worklist, never all n vertices: the per-root keys live in two arrays
+used in turn, and a round's select resets the other array's entries at its entries' old roots —
+exactly the roots the previous round's atomics wrote. The host learns each round's worklist size
+one round late (an asynchronous copy and an event), so it queues the next round while the GPU
+runs this one; the round found empty is one cheap extra launch pair. Keys are unique, so the
+edges chosen in a round form a forest and every hook is safe. Every tree with an edge out is
+joined each round, so a phase's rounds are bounded by the bit length of n (``bounded_rounds``).
+At the end the forest's bit set becomes ascending edge ids on the device (``Forest``) and only
+those k ids are copied back.
 """
 
 import numpy as np
 from numba import cuda
 
+from ..gpu_device import simulated
 from ..gpu_launch import THREADS, blocks_for, bounded_rounds, timed_on_device
-from .gpu_common import NO_KEY, buffer, chosen_edges, fill_with, find, halving_rounds, upload
+from .gpu_common import NO_KEY, Forest, LaggedCounts, buffer, find, halving_rounds, mark_in_forest, upload
 
 EDGE_MASK = 0xFFFFFFFF
+KEY_MIN = -(2**63)        # below every key: a phase range starting here has no lower limit
+LIGHT_PER_VERTEX = 2      # light edges per vertex the threshold aims at
+SAMPLE = 64 if simulated() else 4096  # keys sampled for the threshold
 
 
 def run(g):
     if g.m == 0:
         return np.zeros(0, np.int64), 0.0, None
-    u, v, key = upload(g)
-    parent = buffer(g, "parent", g.n, np.int32)
-    lightest = buffer(g, "lightest", g.n, np.int64)
-    in_forest = buffer(g, "in_forest", g.m, np.uint8)
-    ends = buffer(g, "ends0", g.m, np.int64), buffer(g, "ends1", g.m, np.int64)
-    keys = buffer(g, "keys0", g.m, np.int64), buffer(g, "keys1", g.m, np.int64)
-    count = buffer(g, "count", 1, np.int32)
-    zero = cuda.pinned_array(1, np.int32)
-    zero[0] = 0
-    size_read = cuda.pinned_array(1, np.int32)
-    rounds = []
+    solver = Solver(g)
+    seconds = timed_on_device(solver.solve)
+    return solver.forest.ids_to_host(), seconds, solver.note()
 
-    def solve():
-        vertex_blocks = blocks_for(g.n)
-        start_trees[vertex_blocks, THREADS](parent, lightest)
-        fill_with(in_forest, 0)
-        size, first, side = g.m, True, 0
-        for _ in bounded_rounds(halving_rounds(g.n), "gpu-fast-mst's rounds"):
-            if not size:
-                break
-            count.copy_to_device(zero)
-            select[blocks_for(size), THREADS](size, first, u, v, key, ends[side], keys[side],
-                                              parent, lightest, ends[1 - side], keys[1 - side], count)
-            count.copy_to_host(size_read)
-            size, first, side = int(size_read[0]), False, 1 - side
-            rounds.append(size)
-            if size:
-                join[vertex_blocks, THREADS](lightest, u, v, parent, in_forest)
-                compress[vertex_blocks, THREADS](parent)
-                fill_with(lightest, NO_KEY)
 
-    seconds = timed_on_device(solve)
-    return chosen_edges(in_forest), seconds, f"{len(rounds)} rounds"
+def light_threshold(g, key) -> int:
+    """The key below which about ``LIGHT_PER_VERTEX`` · n edges lie (from a strided sample of
+    the keys, sorted on the host), or ``NO_KEY`` — every edge light — when m is no more."""
+    if LIGHT_PER_VERTEX * g.n >= g.m:
+        return int(NO_KEY)
+    size = min(SAMPLE, g.m)
+    sample = buffer(g, "key_sample", size, np.int64)
+    sample_keys[blocks_for(size), THREADS](key, sample)
+    keys = np.sort(sample.copy_to_host())
+    return int(keys[int(LIGHT_PER_VERTEX * g.n * size / g.m)])
+
+
+class Solver:
+    """One solve of graph ``g``: its device buffers (kept on the graph) and the host loop.
+    ``after(step)`` is called after each step is queued ("start", "sample", "select", "choose",
+    "compress", "filter", "compact"), for a probe to record CUDA events between them."""
+
+    def __init__(self, g, after=None):
+        self.g = g
+        self.u, self.v, self.key = upload(g)
+        self.parent = buffer(g, "parent", g.n, np.int32)
+        self.lightest = buffer(g, "lightest0", g.n, np.int64), buffer(g, "lightest1", g.n, np.int64)
+        self.ends = buffer(g, "ends0", g.m, np.int64), buffer(g, "ends1", g.m, np.int64)
+        self.keys = buffer(g, "keys0", g.m, np.int64), buffer(g, "keys1", g.m, np.int64)
+        self.limit = halving_rounds(g.n) + 1  # + the round queued before the host sees "none"
+        self.kept = LaggedCounts(g, "kept", 2 * self.limit)  # per round, both phases
+        self.forest = Forest(g)
+        self.after = after or (lambda step: None)
+        self.phases = []      # per round: "light" or "heavy"
+        self.threshold = int(NO_KEY)
+
+    def solve(self):
+        start_trees[blocks_for(self.g.n), THREADS](self.parent, *self.lightest)
+        self.kept.reset()
+        self.forest.clear()
+        self.after("start")
+        self.threshold = light_threshold(self.g, self.key)
+        if self.threshold != NO_KEY:
+            self.after("sample")
+        self.phase("light", KEY_MIN, self.threshold)
+        if self.threshold != NO_KEY:
+            compress[blocks_for(self.g.n), THREADS](self.parent)
+            self.after("compress")
+            self.phase("heavy", self.threshold, NO_KEY)
+        self.forest.compact()
+        self.after("compact")
+
+    def phase(self, name, lo, hi):
+        """Rounds over the edges with keys in [lo, hi) until none joins two trees."""
+        first, bound = len(self.phases), self.g.m
+        for j in bounded_rounds(self.limit, "gpu-fast-mst's rounds"):
+            if j >= 2:
+                bound = self.kept.value(first + j - 2)
+                if not bound:  # round j − 2 kept nothing: round j − 1 (queued) had nothing
+                    break
+            self.round(name, j == 0, lo, hi, bound)
+
+    def round(self, name, from_edges, lo, hi, bound):
+        """Queue one round: select, the kept count's copy to the host, choose. ``bound``: at
+        least the round's input size (the grid's size; kernels read the real one on device)."""
+        s = len(self.phases)
+        side = s % 2
+        cur, other = self.lightest[side], self.lightest[1 - side]
+        select[blocks_for(bound), THREADS](from_edges, lo, hi, self.kept.device, s, self.u, self.v, self.key,
+                                           self.ends[1 - side], self.keys[1 - side], self.parent, cur,
+                                           other, self.ends[side], self.keys[side])
+        self.after("filter" if from_edges and name == "heavy" else "select")
+        self.kept.queued(s)
+        choose[blocks_for(bound), THREADS](self.kept.device, s, self.ends[side], self.keys[side], cur,
+                                           self.parent, self.forest.bits)
+        self.after("choose")
+        self.phases.append(name)
+
+    def worklists(self) -> list:
+        """Entries each round kept (after the solve)."""
+        return [self.kept.value(s) for s in range(len(self.phases))]
+
+    def note(self) -> str:
+        light = self.phases.count("light")
+        if self.threshold == NO_KEY:
+            return f"{light} rounds, every edge light"
+        kept = self.worklists()
+        return (f"{len(self.phases)} rounds: {light} on {kept[0]} light edges, "
+                f"{len(self.phases) - light} on the {kept[light]} heavy ones the filter kept")
 
 
 @cuda.jit
-def start_trees(parent, lightest):
+def start_trees(parent, lightest0, lightest1):
     for x in range(cuda.grid(1), parent.size, cuda.gridsize(1)):
         parent[x] = x
-        lightest[x] = NO_KEY
+        lightest0[x] = NO_KEY
+        lightest1[x] = NO_KEY
 
 
 @cuda.jit
-def select(size, first, u, v, key, ends, keys, parent, lightest, kept_ends, kept_keys, count):
-    """Drop edges inside one tree; offer the others' keys to both roots and keep them."""
+def sample_keys(key, sample):
+    """sample[j] = the key of edge ⌊j · m / size⌋: evenly strided over the edge list."""
+    for j in range(cuda.grid(1), sample.size, cuda.gridsize(1)):
+        sample[j] = key[j * key.size // sample.size]
+
+
+@cuda.jit
+def select(from_edges, lo, hi, counts, s, u, v, key, ends, keys, parent, lightest, other,
+           kept_ends, kept_keys):
+    """Round ``s``: drop entries inside one tree; offer the others' keys to both roots and keep
+    them (count in counts[s]). Input: the edges with keys in [lo, hi) (``from_edges``) or the
+    counts[s − 1] entries round s − 1 kept, whose old roots' keys in ``other`` are reset."""
     block_count = cuda.shared.array(1, np.int32)
-    block_base = cuda.shared.array(1, np.int32)
+    block_base = cuda.shared.array(1, np.int64)
     tid = cuda.threadIdx.x
+    size = key.size if from_edges else counts[s - 1]
     for chunk in range(cuda.blockIdx.x * cuda.blockDim.x, size, cuda.gridsize(1)):
         if tid == 0:
             block_count[0] = 0
         cuda.syncthreads()
         i, keep, slot, a, b, k = chunk + tid, False, 0, 0, 0, NO_KEY
         if i < size:
-            if first:
-                a, b, k = find(parent, u[i]), find(parent, v[i]), key[i]
+            if from_edges:
+                k = key[i]
+                if lo <= k and k < hi:
+                    a, b = find(parent, u[i]), find(parent, v[i])
             else:
-                a, b, k = find(parent, ends[i] >> 32), find(parent, ends[i] & EDGE_MASK), keys[i]
+                pair, k = ends[i], keys[i]
+                a, b = pair >> 32, pair & EDGE_MASK
+                if other[a] != NO_KEY:
+                    other[a] = NO_KEY
+                if other[b] != NO_KEY:
+                    other[b] = NO_KEY
+                ra, rb = find(parent, a), find(parent, b)
+                parent[a] = ra
+                parent[b] = rb
+                a, b = ra, rb
             if a != b:
                 keep = True
-                cuda.atomic.min(lightest, a, k)
-                cuda.atomic.min(lightest, b, k)
+                if k < lightest[a]:
+                    cuda.atomic.min(lightest, a, k)
+                if k < lightest[b]:
+                    cuda.atomic.min(lightest, b, k)
                 slot = cuda.atomic.add(block_count, 0, 1)
         cuda.syncthreads()
         if tid == 0:
-            block_base[0] = cuda.atomic.add(count, 0, block_count[0])
+            block_base[0] = cuda.atomic.add(counts, s, block_count[0])
         cuda.syncthreads()
         if keep:
             kept_ends[block_base[0] + slot] = (np.int64(a) << 32) | b
@@ -101,14 +203,15 @@ def select(size, first, u, v, key, ends, keys, parent, lightest, kept_ends, kept
 
 
 @cuda.jit
-def join(lightest, u, v, parent, in_forest):
-    """Each root's lightest edge out is in the forest: join the trees at its ends."""
-    for r in range(cuda.grid(1), lightest.size, cuda.gridsize(1)):
-        k = lightest[r]
-        if k != NO_KEY:
-            e = k & EDGE_MASK
-            in_forest[e] = 1
-            hook(parent, find(parent, u[e]), find(parent, v[e]))
+def choose(counts, s, ends, keys, lightest, parent, bits):
+    """Round ``s``'s kept entries: one whose key won at either root is in the forest, and joins
+    the two trees."""
+    for i in range(cuda.grid(1), counts[s], cuda.gridsize(1)):
+        pair, k = ends[i], keys[i]
+        a, b = pair >> 32, pair & EDGE_MASK
+        if lightest[a] == k or lightest[b] == k:
+            mark_in_forest(bits, k & EDGE_MASK)
+            hook(parent, a, b)
 
 
 @cuda.jit(device=True)
@@ -126,5 +229,6 @@ def hook(parent, a, b):
 
 @cuda.jit
 def compress(parent):
+    """Every vertex points straight at its root (before the filter's finds over all edges)."""
     for x in range(cuda.grid(1), parent.size, cuda.gridsize(1)):
         parent[x] = find(parent, x)

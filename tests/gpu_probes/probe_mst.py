@@ -1,0 +1,175 @@
+"""The spanning-forest goal graphs of issue 16 on the GPU, measured step by step: for each GPU
+variant the solve (kernels only, graph resident, median of 5), a warm ``spanning_forest`` call
+(median of 5), the host part of that call apart (the k chosen ids' copy back, the edge and weight
+arrays built from them), its rounds or levels, and a per-step breakdown of one solve from CUDA
+events queued between the launches; gpu-fast-mst also per round (worklist sizes) and for other
+light-edge targets. Every answer's edge ids are compared with cpu-kruskal's (the same forest:
+ties by edge id); the grid's total also with scipy's (scipy takes ~17 s on the uniform graph, so
+it is skipped there).
+
+    python3 -m tests.gpu_probes.probe_mst                      # on the GPU machine
+    NUMBA_ENABLE_CUDASIM=1 PROBE_MST_N=3000 python3 -m tests.gpu_probes.probe_mst   # simulator
+
+``PROBE_MST_N``: vertices of the uniform graph (5,000,000; 6 edges each, GTgraph's 30 M) and
+about those of the grid (2048² = 4,194,304); ``PROBE_MST_VARIANTS``: which (default both).
+"""
+
+import os
+import statistics
+import time
+
+import numpy as np
+from numba import cuda
+
+from engine.gpu_device import gpu_name, simulated
+from engine.graph_families import family_edges
+from engine.mst import from_edges, get_variant, gpu_boruvka, gpu_fast, spanning_forest
+from engine.mst.gpu_common import upload
+from engine.mst.solve import forest_arrays
+
+N = int(os.environ.get("PROBE_MST_N", 5_000_000))
+GRID_N = 4_194_304 if N == 5_000_000 else N
+VARIANTS = os.environ.get("PROBE_MST_VARIANTS", "gpu-fast-mst gpu-boruvka").split()
+REPS = 5
+SCIPY_MAX_EDGES = 10_000_000  # scipy's minimum_spanning_tree: ~4 s on the grid, ~17 s at 30 M
+
+
+def ms(seconds):
+    return f"{1e3 * seconds:.3f}"
+
+
+def timing_event():
+    return cuda.event() if simulated() else cuda.event(timing=True)
+
+
+def build(family, n):
+    start = time.perf_counter()
+    label, edges = family_edges(family, n, 6)
+    g = from_edges(*edges)
+    g.key  # noqa: B018 — the keys are part of the graph, made before any clock
+    print(f"graph {label} n={g.n} m={g.m} built in {time.perf_counter() - start:.1f} s", flush=True)
+    return label, g
+
+
+def reference(label, g):
+    start = time.perf_counter()
+    kruskal = spanning_forest(g, "cpu-kruskal")
+    line = (f"reference {label} cpu-kruskal total={kruskal.total!r} k={len(kruskal.edge_ids)} "
+            f"components={kruskal.components} {time.perf_counter() - start:.1f} s")
+    if g.m <= SCIPY_MAX_EDGES:
+        from engine.bench.mst_problem import time_peer
+        _, total, seconds = time_peer("scipy", g)
+        line += f"; scipy total={total!r} ({seconds:.1f} s) agrees {np.isclose(total, kruskal.total, rtol=1e-9)}"
+    else:
+        line += f"; scipy skipped (m > {SCIPY_MAX_EDGES}: ~17 s on the H100)"
+    print(line, flush=True)
+    return kruskal
+
+
+def upload_ms(g, variant):
+    cuda.synchronize()
+    start = time.perf_counter()
+    upload(g)
+    if variant == "gpu-boruvka" and "adjacency" not in g.device:
+        g.device["adjacency"] = tuple(cuda.to_device(a) for a in g.adjacency())
+    cuda.synchronize()
+    return time.perf_counter() - start
+
+
+def measure(label, g, variant, kruskal):
+    """The solve, a warm call and its host part, exactness, the note."""
+    up = upload_ms(g, variant)
+    v = get_variant(variant)
+    v.run(g)  # JIT and first launch, outside every clock
+    solves, runs, builds, warm = [], [], [], []
+    for _ in range(REPS):
+        start = time.perf_counter()
+        ids, seconds, note = v.run(g)
+        runs.append(time.perf_counter() - start)
+        solves.append(seconds)
+        start = time.perf_counter()
+        forest_arrays(g, ids)
+        builds.append(time.perf_counter() - start)
+    for _ in range(REPS):
+        f = spanning_forest(g, variant)
+        warm.append(f.seconds)
+    exact = f.variant == variant and np.array_equal(f.edge_ids, kruskal.edge_ids)
+    solve, run = statistics.median(solves), statistics.median(runs)
+    print(f"{variant} {label} solve {ms(solve)} ms (median of {REPS}; all {' '.join(ms(s) for s in solves)}) "
+          f"warm {ms(statistics.median(warm))} ms; host part: run() beyond the solve {ms(run - solve)} ms "
+          f"(sync, ids copy back), arrays {ms(statistics.median(builds))} ms; upload {ms(up)} ms; "
+          f"exact {exact} (total {f.total!r}); {f.note}", flush=True)
+
+
+def event_steps(solve_with_hook):
+    """{step: GPU ms} of one solve from events recorded after each step is queued."""
+    events = []
+
+    def record(step):
+        event = timing_event()
+        event.record()
+        events.append((step, event))
+
+    record("begin")
+    solve_with_hook(record)
+    events[-1][1].synchronize()
+    total = {}
+    for (_, a), (step, b) in zip(events, events[1:]):
+        total[step] = total.get(step, 0.0) + a.elapsed_time(b)
+    return total
+
+
+def fast_details(label, g):
+    steps = {}
+
+    def solve(record):
+        solver = gpu_fast.Solver(g, after=record)
+        solver.solve()
+        steps["solver"] = solver
+
+    t = event_steps(solve)
+    solver = steps["solver"]
+    print(f"gpu-fast-mst {label} steps (ms, CUDA events, one solve): "
+          + " ".join(f"{k} {v:.3f}" for k, v in t.items()) + f"; sum {sum(t.values()):.3f}", flush=True)
+    print(f"gpu-fast-mst {label} rounds {' '.join(solver.phases)}; kept per round {solver.worklists()}",
+          flush=True)
+    default = gpu_fast.LIGHT_PER_VERTEX
+    try:
+        for target in (1, 2, 3, 4, 6, g.m / g.n + 1):
+            gpu_fast.LIGHT_PER_VERTEX = target
+            solves = [get_variant("gpu-fast-mst").run(g)[1] for _ in range(3)]
+            print(f"gpu-fast-mst {label} light edges per vertex {target:g}: solve "
+                  f"{ms(statistics.median(solves))} ms (median of 3)", flush=True)
+    finally:
+        gpu_fast.LIGHT_PER_VERTEX = default
+
+
+def boruvka_details(label, g):
+    if not hasattr(gpu_boruvka, "Levels"):
+        return
+    levels = {}
+
+    def solve(record):
+        levels["run"] = gpu_boruvka.Levels(g, after=record)
+        levels["run"].solve()
+
+    t = event_steps(solve)
+    print(f"gpu-boruvka {label} steps (ms, CUDA events, one solve): "
+          + " ".join(f"{k} {v:.3f}" for k, v in t.items()) + f"; sum {sum(t.values()):.3f}", flush=True)
+    print(f"gpu-boruvka {label} levels (vertices, edges): {levels['run'].sizes}", flush=True)
+
+
+def main():
+    print(f"device {gpu_name()}; PROBE_MST_N={N}", flush=True)
+    for family, n in (("uniform", N), ("grid", GRID_N)):
+        label, g = build(family, n)
+        kruskal = reference(label, g)
+        for variant in VARIANTS:
+            measure(label, g, variant, kruskal)
+            (fast_details if variant == "gpu-fast-mst" else boruvka_details)(label, g)
+        g.device.clear()
+        del g
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,88 @@
+"""gpu-fast-mst's own paths stay exact: the light-first threshold anywhere in the key order (no
+edge light, all of them, inside a run of equal weights, past the last key), on graphs with ties,
+several components and one vertex; the sampled threshold splits where it says; the forest's bit
+set becomes the same ascending ids as a host flatnonzero. Under Numba's CUDA simulator (no GPU)
+the graphs stay tiny; on a GPU they grow."""
+
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+
+from engine.gpu_device import simulated
+from engine.mst import gpu_fast, prepare, spanning_forest
+from engine.mst.gpu_common import NO_KEY, Forest, halving_rounds
+from tests.hang_guard import gpu_time_limit
+from tests.loop_bounds import rounds_used
+from tests.mst_reference import as_coo, awkward_edges
+
+pytestmark = gpu_time_limit
+N = 14 if simulated() else 20_000
+
+
+def graphs():
+    """(name, graph): ties everywhere, every weight equal, two components apart, one vertex."""
+    rows, cols, w = awkward_edges(N, 1, m=4 * N, weights=(-2, 3))
+    yield "ties", prepare(as_coo(N, rows, cols, w))
+    rows, cols, _ = awkward_edges(N, 2, m=4 * N)
+    yield "all equal", prepare(as_coo(N, rows, cols, np.ones(len(rows))))
+    half = N // 2
+    rng = np.random.default_rng(3)
+    a, b = rng.integers(0, half, 3 * half), rng.integers(0, half, 3 * half)
+    rows, cols = np.r_[a, a + half], np.r_[b, b + half]  # no edge between the halves
+    yield "two parts", prepare(as_coo(N, rows, cols, rng.integers(0, 4, len(rows)).astype(float)))
+    yield "one vertex", prepare(np.zeros((1, 1)))
+
+
+@pytest.mark.parametrize("where", ["none", "first", "third", "half", "last", "past the last", "all"])
+@pytest.mark.parametrize("name,graph", list(graphs()), ids=lambda x: x if isinstance(x, str) else "")
+def test_any_light_threshold_gives_kruskals_forest(monkeypatch, where, name, graph):
+    keys = np.sort(graph.key)
+    m = len(keys)
+    threshold = {"none": -(2**63), "first": keys[:1], "third": keys[m // 3:m // 3 + 1],
+                 "half": keys[m // 2:m // 2 + 1], "last": keys[-1:], "past the last": keys[-1:] + 1,
+                 "all": NO_KEY}[where]
+    threshold = int(np.asarray(threshold).ravel()[0]) if np.size(threshold) else int(NO_KEY)
+    monkeypatch.setattr(gpu_fast, "light_threshold", lambda g, key: threshold)
+    forest = spanning_forest(graph, "gpu-fast-mst")
+    assert forest.variant == "gpu-fast-mst", forest.note
+    expected = spanning_forest(graph, "cpu-kruskal")
+    np.testing.assert_array_equal(forest.edges, expected.edges)
+    assert forest.total == expected.total and forest.components == expected.components
+
+
+def test_the_sampled_threshold_splits_the_edges_where_the_rounds_say():
+    rows, cols, w = awkward_edges(N, 4, m=8 * N)
+    graph = prepare(as_coo(N, rows, cols, w))
+    assert gpu_fast.LIGHT_PER_VERTEX * graph.n < graph.m  # so there is a filter
+    solver = gpu_fast.Solver(graph)
+    solver.solve()
+    light = int(np.sum(graph.key < solver.threshold))
+    assert 0 < light < graph.m and solver.threshold in set(graph.key.tolist())
+    kept = solver.worklists()
+    assert kept[0] == light  # the first light round keeps every light edge (no loops remain)
+    assert "heavy" in solver.phases and solver.phases.index("heavy") == solver.phases.count("light")
+    np.testing.assert_array_equal(solver.forest.ids_to_host(), spanning_forest(graph, "cpu-kruskal").edge_ids)
+
+
+def test_each_phase_stays_within_its_round_bound(monkeypatch):
+    rows, cols, w = awkward_edges(N, 5, m=6 * N)
+    graph = prepare(as_coo(N, rows, cols, w))
+    used = rounds_used(monkeypatch, gpu_fast)
+    forest = spanning_forest(graph, "gpu-fast-mst")
+    assert forest.variant == "gpu-fast-mst" and "heavy ones the filter kept" in forest.note
+    rounds, limit = used["gpu-fast-mst's rounds"]
+    assert rounds < limit == halving_rounds(graph.n) + 1
+
+
+@pytest.mark.parametrize("m", [1, 31, 32, 33, 100, 1000])
+def test_the_forest_bits_become_ascending_ids_on_the_device(m):
+    rng = np.random.default_rng(m)
+    flags = rng.random(m) < 0.4
+    flags[-1] = True  # the last edge: bit 31 of a full word, or a partial word's last
+    forest = Forest(SimpleNamespace(n=int(flags.sum()) + 1, m=m, device={}))  # n, m size it
+    bits = np.zeros(forest.words * 32, bool)
+    bits[:m] = flags
+    forest.bits.copy_to_device(np.packbits(bits, bitorder="little").view("<u4"))
+    assert forest.compact() == flags.sum()
+    np.testing.assert_array_equal(forest.ids_to_host(), np.flatnonzero(flags))
