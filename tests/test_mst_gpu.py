@@ -20,6 +20,7 @@ from tests.mst_reference import as_coo, awkward_edges
 pytestmark = gpu_time_limit
 SIM = simulated()
 GPU = ["gpu-boruvka", "gpu-fast-mst"]
+SPLIT_SIZE = 300 if SIM else 1_000_003
 SIZES = [(2, 0), (9, 1), (12, 2)] if SIM else [(2, 0), (9, 1), (300, 2), (5000, 3), (100_003, 4)]
 
 
@@ -59,12 +60,14 @@ def test_scan_and_split_primitives():
     out = cuda.device_array(37, np.int64)
     assert exclusive_scan(cuda.to_device(a), out) == a.sum()
     np.testing.assert_array_equal(out.copy_to_host(), np.r_[0, np.cumsum(a)[:-1]])
-    keys = rng.integers(0, 64, 29).astype(np.int64)
-    values = np.arange(29, dtype=np.int64)
-    k, v = split(cuda.to_device(keys), cuda.to_device(values), 6)
-    order = np.argsort(keys, kind="stable")  # split is stable: equal keys keep their order
-    np.testing.assert_array_equal(k.copy_to_host(), keys[order])
-    np.testing.assert_array_equal(v.copy_to_host(), order)
+    for size, bits in [(1, 3), (29, 6), (SPLIT_SIZE, 13)]:  # one tile, a few, many
+        keys = rng.integers(0, 1 << bits, size).astype(np.int64)
+        keys[:3] = keys[-3:] = (1 << bits) - 1  # equal keys at both ends, every digit set
+        values = np.arange(size, dtype=np.int64)
+        k, v = split(cuda.to_device(keys), cuda.to_device(values), bits)
+        order = np.argsort(keys, kind="stable")  # split is stable: equal keys keep their order
+        np.testing.assert_array_equal(k.copy_to_host(), keys[order])
+        np.testing.assert_array_equal(v.copy_to_host(), order)
 
 
 def ruler_path(k: int):
@@ -98,13 +101,13 @@ def choose_nothing(counts, s, ends, keys, lightest, parent, bits):
 
 
 @cuda.jit
-def always_changed(successor, changed):
+def always_changed(successor, changed, j):
     """pointer_double with a bug: it always reports a change."""
     if cuda.grid(1) == 0:
-        changed[0] = 1
+        changed[j] = 1
 
 
-def contract_nothing(n, start, head, key, in_forest):
+def contract_nothing(n, start, head, key, level):
     """contract with a bug: the level's graph comes back as it went in."""
     return n, start, head, key
 

@@ -18,13 +18,19 @@ Every vertex of a level with an edge is joined to another (edges are distinct by
 successor graph's only cycles are the mutual pairs step 2 breaks), so the vertices with edges
 at least halve each level, and a successor tree of depth below 2^b is flat after b doublings:
 both host loops are bounded by the bit length of n (``bounded_rounds``).
+
+Speed without leaving those steps: every array a level needs comes from the graph's
+``Scratch`` (the first level's allocations serve all later levels and solves); pointer doubling
+learns whether a step changed anything one step late (``LaggedCounts``), so it queues steps
+without draining the GPU each time; and the split is a tiled radix sort whose writes coalesce
+(``gpu_primitives``).
 """
 
 import numpy as np
 from numba import cuda
 
 from ..gpu_launch import THREADS, blocks_for, bounded_rounds, ceil_div, timed_on_device
-from .gpu_common import NO_KEY, Forest, halving_rounds, mark_in_forest, upload
+from .gpu_common import NO_KEY, Forest, LaggedCounts, halving_rounds, mark_in_forest, scratch, upload
 from .gpu_primitives import exclusive_scan, split
 
 EDGE_MASK = 0xFFFFFFFF
@@ -33,82 +39,107 @@ EDGE_MASK = 0xFFFFFFFF
 def run(g):
     if g.m == 0:
         return np.zeros(0, np.int64), 0.0, None
-    if "adjacency" not in g.device:
-        g.device["adjacency"] = tuple(cuda.to_device(a) for a in g.adjacency())
-    start, head, edge = g.device["adjacency"]
-    key = upload(g)[2]
-    forest = Forest(g)
-    sizes = []
+    levels = Levels(g)
+    seconds = timed_on_device(levels.solve)
+    return levels.forest.ids_to_host(), seconds, f"{len(levels.sizes)} levels"
 
-    def solve():
-        forest.clear()
-        edge_key = cuda.device_array(head.size, np.int64)
-        gather[blocks_for(head.size), THREADS](edge, key, edge_key)
-        graph = (g.n, start, head, edge_key)
-        for _ in bounded_rounds(halving_rounds(g.n), "gpu-boruvka's levels"):
+
+class Levels:
+    """One solve of graph ``g``: its device arrays and the recursion. ``after(step)`` is called
+    after each step is queued (the numbered steps' names), for a probe's CUDA events."""
+
+    def __init__(self, g, after=None):
+        self.g = g
+        if "adjacency" not in g.device:
+            g.device["adjacency"] = tuple(cuda.to_device(a) for a in g.adjacency())
+        self.key = upload(g)[2]
+        self.forest = Forest(g)
+        self.scratch = scratch(g)
+        self.changed = LaggedCounts(g, "doubling", halving_rounds(g.n) + 1)
+        self.after = after or (lambda step: None)
+        self.sizes = []  # (vertices, edges) of each level
+
+    def solve(self):
+        start, head, edge = self.g.device["adjacency"]
+        self.forest.clear()
+        edge_key = self.scratch.get("edge_key", head.size)
+        gather[blocks_for(head.size), THREADS](edge, self.key, edge_key)
+        self.after("start")
+        graph = (self.g.n, start, head, edge_key)
+        for _ in bounded_rounds(halving_rounds(self.g.n), "gpu-boruvka's levels"):
             if not graph[2].size:
                 break
-            sizes.append((graph[0], graph[2].size))
-            graph = contract(*graph, forest.bits)
-        forest.compact()
+            self.sizes.append((graph[0], graph[2].size))
+            graph = contract(*graph, self)
+        self.forest.compact()
+        self.after("compact")
 
-    seconds = timed_on_device(solve)
-    return forest.ids_to_host(), seconds, f"{len(sizes)} levels"
+    def array(self, name, size):
+        return self.scratch.get(name, size)
 
 
-def contract(n, start, head, key, in_forest):
+def contract(n, start, head, key, level):
     """One level of the recursion: the forest edges this level adds, and the contracted graph."""
-    lightest = cuda.device_array(n, np.int64)
-    successor = cuda.device_array(n, np.int64)
+    lightest, successor = level.array("lightest", n), level.array("successor", n)
     vertex_blocks = ceil_div(n, THREADS)
     min_outgoing_edge[vertex_blocks, THREADS](start, head, key, lightest, successor)   # 1
-    remove_cycles[vertex_blocks, THREADS](successor, lightest, in_forest)               # 2
-    changed = cuda.device_array(1, np.int32)
-    for _ in bounded_rounds(halving_rounds(n), "gpu-boruvka's pointer doubling"):          # 3
-        changed[0] = 0
-        pointer_double[vertex_blocks, THREADS](successor, changed)
-        if not changed.copy_to_host()[0]:
-            break
-    flags = cuda.device_array(n, np.int64)
-    supervertex = cuda.device_array(n, np.int64)
+    level.after("1 min edge")
+    remove_cycles[vertex_blocks, THREADS](successor, lightest, level.forest.bits)       # 2
+    level.after("2 cycles")
+    double_pointers(n, successor, level)                                               # 3
+    flags, supervertex = level.array("flags", n), level.array("supervertex", n)
     flag_representatives[vertex_blocks, THREADS](successor, flags)
-    supervertices = exclusive_scan(flags, supervertex)                                  # 4
+    supervertices = exclusive_scan(flags, supervertex, level.scratch)                   # 4
+    level.after("4 scan")
     bits = max(1, int(supervertices - 1).bit_length())
     m = head.size
-    tail = cuda.device_array(m, np.int64)
+    tail, pair, keep = level.array("tail", m), level.array("pair", m), level.array("keep", m)
     tails[vertex_blocks, THREADS](start, tail)
-    pair = cuda.device_array(m, np.int64)
-    keep = cuda.device_array(m, np.int64)
     relabel_edges[blocks_for(m), THREADS](tail, head, successor, supervertex, bits, pair, keep)  # 5
-    pair, key = compact(pair, key, keep)
-    pair, key = split(pair, key, 2 * bits)                                              # 6
-    keep = cuda.device_array(pair.size, np.int64)
+    pair, key = compact(pair, key, keep, level, "relabelled")
+    level.after("5 self-edges")
+    pair, key = split(pair, key, 2 * bits, level.scratch)                                # 6
+    level.after("6 split")
+    keep = level.array("keep", pair.size)
     lightest_of_runs[blocks_for(pair.size), THREADS](pair, key, keep)
-    pair, key = compact(pair, key, keep)
-    return new_vertex_list(pair, key, bits)                                             # 7
+    pair, key = compact(pair, key, keep, level, "distinct")
+    level.after("6 duplicates")
+    graph = new_vertex_list(pair, key, bits, level)                                     # 7
+    level.after("7 vertex list")
+    return graph
 
 
-def compact(pair, key, keep):
+def double_pointers(n, successor, level):
+    """S(u) ← S(S(u)) until a step changes nothing; the host asks whether step j − 2 changed
+    anything before queueing step j, so one step past the last is queued and finds nothing."""
+    level.changed.reset()
+    for j in bounded_rounds(halving_rounds(n) + 1, "gpu-boruvka's pointer doubling"):
+        if j >= 2 and not level.changed.value(j - 2):
+            break
+        pointer_double[ceil_div(n, THREADS), THREADS](successor, level.changed.device, j)
+        level.changed.queued(j)
+    level.after("3 doubling")
+
+
+def compact(pair, key, keep, level, name):
     """The elements whose ``keep`` flag is 1, in order (a scan gives each its place)."""
-    place = cuda.device_array(pair.size, np.int64)
-    size = exclusive_scan(keep, place)
-    pair_out = cuda.device_array(size, np.int64)
-    key_out = cuda.device_array(size, np.int64)
+    place = level.array("place", pair.size)
+    size = exclusive_scan(keep, place, level.scratch)
+    pair_out, key_out = level.array(f"{name}_pair", size), level.array(f"{name}_key", size)
     if size:
         scatter_kept[blocks_for(pair.size), THREADS](pair, key, keep, place, pair_out, key_out)
     return pair_out, key_out
 
 
-def new_vertex_list(pair, key, bits):
+def new_vertex_list(pair, key, bits, level):
     m = pair.size
-    first = cuda.device_array(m, np.int64)
-    place = cuda.device_array(m, np.int64)
+    first, place = level.array("first", m), level.array("place", m)
     flag_first_of_tail[blocks_for(m), THREADS](pair, bits, first)
-    n = exclusive_scan(first, place)
-    start = cuda.device_array(n + 1, np.int64)
-    renumber = cuda.device_array(1 << bits, np.int64)
+    n = exclusive_scan(first, place, level.scratch)
+    start = level.array("start", n + 1)
+    renumber = level.array("renumber", 1 << bits)
     vertex_starts[blocks_for(m), THREADS](pair, bits, first, place, start, renumber)
-    head = cuda.device_array(m, np.int64)
+    head = level.array("head", m)
     new_heads[blocks_for(m), THREADS](pair, bits, renumber, head)
     return n, start, head, key
 
@@ -145,14 +176,14 @@ def remove_cycles(successor, lightest, in_forest):
 
 
 @cuda.jit
-def pointer_double(successor, changed):
+def pointer_double(successor, changed, j):
     u = cuda.grid(1)
     if u < successor.size:
         s = successor[u]
         ss = successor[s]
         if ss != s:
             successor[u] = ss
-            changed[0] = 1
+            changed[j] = 1
 
 
 @cuda.jit

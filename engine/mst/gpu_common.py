@@ -7,7 +7,7 @@ import numpy as np
 from numba import cuda
 
 from ..gpu_launch import THREADS, blocks_for, marker_event
-from .gpu_primitives import exclusive_scan
+from .gpu_primitives import Scratch, exclusive_scan
 
 NO_KEY = np.int64(2**63 - 1)  # above every order_keys key: "no edge yet"
 WORD = 32                     # edges per word of the forest's bit set
@@ -26,6 +26,13 @@ def buffer(g, name: str, size: int, dtype):
     if b is None or b.size != max(size, 1) or b.dtype != np.dtype(dtype):
         b = g.device[("buffer", name)] = cuda.device_array(max(size, 1), dtype)
     return b
+
+
+def scratch(g) -> Scratch:
+    """The graph's reusable device buffers for scans, splits and levels (see ``Scratch``)."""
+    if "scratch" not in g.device:
+        g.device["scratch"] = Scratch()
+    return g.device["scratch"]
 
 
 def halving_rounds(n) -> int:
@@ -48,6 +55,7 @@ class Forest:
         self.ids = buffer(g, "forest_ids", max(g.n - 1, 1), np.int64)
         self.words = words
         self.size = 0
+        self.scratch = scratch(g)
 
     def clear(self):
         fill_with(self.bits, 0)
@@ -57,7 +65,7 @@ class Forest:
         (waits for the device: the count comes back)."""
         blocks = blocks_for(self.words)
         _count_bits[blocks, THREADS](self.bits, self.counts)
-        self.size = exclusive_scan(self.counts, self.offsets)
+        self.size = exclusive_scan(self.counts, self.offsets, self.scratch)
         if self.size:
             _write_ids[blocks, THREADS](self.bits, self.offsets, self.ids)
         return self.size
