@@ -8,7 +8,7 @@ ties by edge id); the grid's total also with scipy's (scipy takes ~17 s on the u
 it is skipped there).
 
     python3 -m tests.gpu_probes.probe_mst                      # on the GPU machine
-    NUMBA_ENABLE_CUDASIM=1 PROBE_MST_N=3000 python3 -m tests.gpu_probes.probe_mst   # simulator
+    NUMBA_ENABLE_CUDASIM=1 PROBE_MST_N=40 python3 -m tests.gpu_probes.probe_mst     # simulator, ~6 min
 
 ``PROBE_MST_N``: vertices of the uniform graph (5,000,000; 6 edges each, GTgraph's 30 M) and
 about those of the grid (2048² = 4,194,304); ``PROBE_MST_VARIANTS``: which (default both).
