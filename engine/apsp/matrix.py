@@ -7,10 +7,10 @@ fraction of a millisecond at airport sizes; only a matrix with a bad entry is sc
 to name the first one.
 """
 
-import types
-
 import numba
 import numpy as np
+
+from ..parallel_build import serial_and_parallel
 
 INF = np.int32(2**30 - 1)
 
@@ -72,24 +72,11 @@ def _to_float(dist32, out):
             out[i, j] = np.inf if d >= INF else float(d)
 
 
-def _compiled(pass_function):
-    """A serial and a parallel build of a matrix pass; threads only pay off on large matrices.
-    The parallel one is built from a renamed copy of the function: Numba's disk cache keys a
-    build by the function's name and line, not its options, so two builds of one function
-    would share one entry, and whichever was compiled first would run for both."""
-    renamed = types.FunctionType(pass_function.__code__, pass_function.__globals__,
-                                 f"{pass_function.__name__}_parallel")
-    renamed.__qualname__ = renamed.__name__
-    serial = numba.njit(cache=True, nogil=True)(pass_function)
-    parallel = numba.njit(cache=True, nogil=True, parallel=True)(renamed)
-    return lambda first, *rest: (parallel if first.size >= PARALLEL_FROM else serial)(first, *rest)
-
-
 # Matrix entries from which the threaded builds run: on 2 cores they halve n = 500's
 # conversions and are even at n = 128 (``python -m tests.probe_validation``).
 PARALLEL_FROM = 1 << 16
-_convert = _compiled(_convert)
-_to_float = _compiled(_to_float)
+_convert = serial_and_parallel(_convert, PARALLEL_FROM)
+_to_float = serial_and_parallel(_to_float, PARALLEL_FROM)
 
 
 def to_int32_costs(cost, out: np.ndarray | None = None) -> np.ndarray:

@@ -3,9 +3,11 @@ variant cannot run or fails."""
 
 import time
 
+import numba
 import numpy as np
 
 from ..gpu_device import device_name, simulated
+from ..parallel_build import serial_and_parallel
 from ..registry import run_or_fall_back
 from .graph import as_graph
 from .registry import get_variant
@@ -54,9 +56,23 @@ def _run(variant, g, note) -> SpanningForest:
 
 def forest_arrays(g, ids):
     """(k × 2 int64 edges, k weights, their total) of the forest whose ascending edge ids are
-    ``ids``: three gathers over the host edge list, nothing n- or m-sized."""
+    ``ids``: three gathers over the host edge list, nothing n- or m-sized; in parallel from
+    ``PARALLEL_GATHER`` edges (the fresh arrays' pages are then first touched by every thread)."""
     edges = np.empty((len(ids), 2), np.int64)
-    edges[:, 0] = g.u[ids]
-    edges[:, 1] = g.v[ids]
-    weights = g.w[ids]
+    weights = np.empty(len(ids), g.w.dtype)
+    _gather(ids, g.u, g.v, g.w, edges, weights)
     return edges, weights, float(np.sum(weights))
+
+
+PARALLEL_GATHER = 1 << 16
+
+
+def _gather_edges(ids, u, v, w, edges, weights):
+    for i in numba.prange(len(ids)):
+        e = ids[i]
+        edges[i, 0] = u[e]
+        edges[i, 1] = v[e]
+        weights[i] = w[e]
+
+
+_gather = serial_and_parallel(_gather_edges, PARALLEL_GATHER)
