@@ -20,7 +20,7 @@ from tests.mst_reference import as_coo, awkward_edges
 pytestmark = gpu_time_limit
 SIM = simulated()
 GPU = ["gpu-boruvka", "gpu-fast-mst"]
-SPLIT_SIZE = 300 if SIM else 1_000_003
+SPLIT_SIZE = 100 if SIM else 1_000_003
 SIZES = [(2, 0), (9, 1), (12, 2)] if SIM else [(2, 0), (9, 1), (300, 2), (5000, 3), (100_003, 4)]
 
 
