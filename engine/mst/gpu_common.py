@@ -66,6 +66,8 @@ class Forest:
         blocks = blocks_for(self.words)
         _count_bits[blocks, THREADS](self.bits, self.counts)
         self.size = exclusive_scan(self.counts, self.offsets, self.scratch)
+        if self.size > self.ids.size:  # a forest has at most n − 1 edges: a kernel misbehaved
+            raise RuntimeError(f"{self.size} edges chosen on {self.ids.size + 1} vertices: not a forest")
         if self.size:
             _write_ids[blocks, THREADS](self.bits, self.offsets, self.ids)
         return self.size
