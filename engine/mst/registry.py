@@ -22,9 +22,10 @@ REGISTRY = Registry("minimum spanning forest", (
     Variant("gpu-boruvka", "GPU Borůvka from data-parallel primitives, the seed's algorithm: "
             "segmented min, cycle removal S(S(u)) = u, pointer doubling, scan, split, recursion",
             "gpu", _P + "gpu_boruvka:run"),
-    Variant("gpu-fast-mst", "GPU fast (ours): edge-centric and data-driven — a shrinking edge "
-            "worklist, each component's lightest edge by 64-bit atomic min, lock-free union-find; "
-            "no sorting", "gpu", _P + "gpu_fast:run"),
+    Variant("gpu-fast-mst", "GPU fast (ours, after ECL-MST): light edges first, then the heavy "
+            "ones a filter keeps; edge-centric and data-driven — a shrinking edge worklist, each "
+            "component's lightest edge by 64-bit atomic min, lock-free union-find; no sorting",
+            "gpu", _P + "gpu_fast:run"),
 ))
 
 

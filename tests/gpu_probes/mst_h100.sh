@@ -5,7 +5,7 @@
 # Reports under $OUT (JSON only: the device returns at most 8 files).
 # A hung test is named with its stack (tests/hang_guard.py; past 150 s SIGABRT makes pytest's
 # faulthandler dump every thread).
-timeout -s ABRT 150 python3 -m pytest -q -x -p no:cacheprovider tests/test_mst_gpu.py 2>&1 \
+timeout -s ABRT 150 python3 -m pytest -q -x -p no:cacheprovider tests/test_mst_gpu.py tests/test_mst_gpu_fast.py 2>&1 \
     | grep -E "passed|failed|error|still running|Fatal Python error|File .*/tests/test_"
 bench() {  # OUT_NAME ARGS…: one report, its table printed, its errors shown if it failed
     local name=$1; shift

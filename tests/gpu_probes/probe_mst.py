@@ -101,8 +101,8 @@ def measure(label, g, variant, kruskal):
           f"exact {exact} (total {f.total!r}); {f.note}", flush=True)
 
 
-def event_steps(solve_with_hook):
-    """{step: GPU ms} of one solve from events recorded after each step is queued."""
+def event_steps(solve_with_hook) -> list:
+    """[(step, GPU ms)] of one solve in order, from events recorded after each step is queued."""
     events = []
 
     def record(step):
@@ -113,26 +113,31 @@ def event_steps(solve_with_hook):
     record("begin")
     solve_with_hook(record)
     events[-1][1].synchronize()
+    return [(step, a.elapsed_time(b)) for (_, a), (step, b) in zip(events, events[1:])]
+
+
+def by_step(steps) -> str:
     total = {}
-    for (_, a), (step, b) in zip(events, events[1:]):
-        total[step] = total.get(step, 0.0) + a.elapsed_time(b)
-    return total
+    for step, t in steps:
+        total[step] = total.get(step, 0.0) + t
+    return " ".join(f"{k} {v:.3f}" for k, v in total.items()) + f"; sum {sum(total.values()):.3f}"
 
 
 def fast_details(label, g):
-    steps = {}
+    made = {}
 
     def solve(record):
-        solver = gpu_fast.Solver(g, after=record)
-        solver.solve()
-        steps["solver"] = solver
+        made["solver"] = gpu_fast.Solver(g, after=record)
+        made["solver"].solve()
 
-    t = event_steps(solve)
-    solver = steps["solver"]
-    print(f"gpu-fast-mst {label} steps (ms, CUDA events, one solve): "
-          + " ".join(f"{k} {v:.3f}" for k, v in t.items()) + f"; sum {sum(t.values()):.3f}", flush=True)
-    print(f"gpu-fast-mst {label} rounds {' '.join(solver.phases)}; kept per round {solver.worklists()}",
-          flush=True)
+    steps = event_steps(solve)
+    solver = made["solver"]
+    print(f"gpu-fast-mst {label} steps (ms, CUDA events, one solve): {by_step(steps)}", flush=True)
+    rounds = [t for step, t in steps if step in ("select", "filter")]
+    chooses = [t for step, t in steps if step == "choose"]
+    print(f"gpu-fast-mst {label} rounds {' '.join(solver.phases)}; kept per round {solver.worklists()}; "
+          f"select ms per round {' '.join(f'{t:.3f}' for t in rounds)}; "
+          f"choose ms per round {' '.join(f'{t:.3f}' for t in chooses)}", flush=True)
     default = gpu_fast.LIGHT_PER_VERTEX
     try:
         for target in (2,) if simulated() else (1, 2, 3, 4, 6, g.m / g.n + 1):
@@ -145,21 +150,27 @@ def fast_details(label, g):
 
 
 def boruvka_details(label, g):
-    if not hasattr(gpu_boruvka, "Levels"):
-        return
-    levels = {}
+    made = {}
 
     def solve(record):
-        levels["run"] = gpu_boruvka.Levels(g, after=record)
-        levels["run"].solve()
+        made["levels"] = gpu_boruvka.Levels(g, after=record)
+        made["levels"].solve()
 
-    t = event_steps(solve)
-    print(f"gpu-boruvka {label} steps (ms, CUDA events, one solve): "
-          + " ".join(f"{k} {v:.3f}" for k, v in t.items()) + f"; sum {sum(t.values()):.3f}", flush=True)
-    print(f"gpu-boruvka {label} levels (vertices, edges): {levels['run'].sizes}", flush=True)
+    steps = event_steps(solve)
+    print(f"gpu-boruvka {label} steps (ms, CUDA events, one solve): {by_step(steps)}", flush=True)
+    level, per_level = 0, [[]]
+    for step, t in steps:
+        per_level[level].append((step, t))
+        if step == "7 vertex list":
+            level += 1
+            per_level.append([])
+    for i, (size, level_steps) in enumerate(zip(made["levels"].sizes, per_level)):
+        print(f"gpu-boruvka {label} level {i} (vertices, edges) {size}: {by_step(level_steps)}", flush=True)
+    print(f"gpu-boruvka {label} after the levels: {by_step(per_level[-1])}", flush=True)
 
 
 def main():
+    began = time.perf_counter()
     print(f"device {gpu_name()}; PROBE_MST_N={N}", flush=True)
     for family, n in (("uniform", N), ("grid", GRID_N)):
         label, g = build(family, n)
@@ -169,6 +180,7 @@ def main():
             (fast_details if variant == "gpu-fast-mst" else boruvka_details)(label, g)
         g.device.clear()
         del g
+    print(f"probe done in {time.perf_counter() - began:.0f} s", flush=True)
 
 
 if __name__ == "__main__":
