@@ -62,14 +62,15 @@ class Forest:
 
     def compact(self) -> int:
         """Write the chosen edges' ids, ascending, to ``ids`` on the device; returns how many
-        (waits for the device: the count comes back)."""
+        (waits for the device: the count comes back, once the ids are written)."""
         blocks = blocks_for(self.words)
         _count_bits[blocks, THREADS](self.bits, self.counts)
-        self.size = exclusive_scan(self.counts, self.offsets, self.scratch)
+        exclusive_scan(self.counts, self.offsets, self.scratch, total=False)
+        _write_ids[blocks, THREADS](self.bits, self.offsets, self.ids)
+        last = self.words - 1  # the count: the last word's offset and its own bits
+        self.size = int(self.offsets[last:last + 1].copy_to_host()[0] + self.counts[last:last + 1].copy_to_host()[0])
         if self.size > self.ids.size:  # a forest has at most n − 1 edges: a kernel misbehaved
             raise RuntimeError(f"{self.size} edges chosen on {self.ids.size + 1} vertices: not a forest")
-        if self.size:
-            _write_ids[blocks, THREADS](self.bits, self.offsets, self.ids)
         return self.size
 
     def ids_to_host(self) -> np.ndarray:
@@ -124,10 +125,12 @@ def _count_bits(bits, counts):
 
 @cuda.jit
 def _write_ids(bits, offsets, ids):
+    """Each word's set bits' edge ids from its offset on; none past the end of ``ids`` (a
+    misbehaving kernel's extra edges are counted and refused by ``compact``, not written)."""
     for w in range(cuda.grid(1), bits.size, cuda.gridsize(1)):
         word, place = bits[w], offsets[w]
         for b in range(WORD):
-            if (word >> np.uint32(b)) & np.uint32(1):
+            if (word >> np.uint32(b)) & np.uint32(1) and place < ids.size:
                 ids[place] = w * WORD + b
                 place += 1
 
@@ -145,9 +148,14 @@ def fill_with(a, value):
 @cuda.jit(device=True)
 def find(parent, x):
     """The root of x's tree, halving the path on the way (racing halvings only ever point a
-    vertex at an ancestor, so they are safe)."""
-    while parent[x] != x:
-        grand = parent[parent[x]]
+    vertex at an ancestor, so they are safe). A vertex already pointing at its root is not
+    written: many threads find through the same few vertices of a big tree, and their stores
+    to one address would queue one after another."""
+    p = parent[x]
+    while p != x:
+        grand = parent[p]
+        if grand == p:
+            return p
         parent[x] = grand
-        x = grand
+        x, p = grand, parent[grand]
     return x

@@ -13,11 +13,13 @@ rounds: a light subgraph of average degree 4 already joins nearly every vertex. 
 A round reads a worklist of edges still joining two trees (at a phase's start the edge list
 itself, its keys in the phase's range), each entry its two ends as the roots they had when it
 was kept and its (weight, id) key:
-  select — per entry, the roots of its ends (union-find, the old roots pointed straight at the
-           new ones); an entry inside one tree is dropped for good, the others are kept (on the
-           next worklist, compacted a block at a time) and offer their key to both roots by
-           64-bit atomic min — after reading the root's current key and only when smaller, so
-           the roots of big trees (hot addresses every entry of theirs hits) see few atomics;
+  select — per entry, the roots of its ends (union-find; path halving never stores what is
+           already there: a big tree's entries share its few old roots, and a store each made
+           to one of them would queue at one address); an entry inside one tree is dropped for
+           good, the others are kept (on the next worklist, compacted a block at a time) and
+           offer their key to both roots by 64-bit atomic min — after reading the root's
+           current key and only when smaller, so the roots of big trees (hot addresses every
+           entry of theirs hits) see few atomics;
   choose — per kept entry, its key won at either root: the edge is in the forest (a bit set by
            atomic or) and the two trees are joined (compare-and-swap hooking of the larger root
            under the smaller).
@@ -181,10 +183,7 @@ def select(from_edges, lo, hi, counts, s, u, v, key, ends, keys, parent, lightes
                     other[a] = NO_KEY
                 if other[b] != NO_KEY:
                     other[b] = NO_KEY
-                ra, rb = find(parent, a), find(parent, b)
-                parent[a] = ra
-                parent[b] = rb
-                a, b = ra, rb
+                a, b = find(parent, a), find(parent, b)
             if a != b:
                 keep = True
                 if k < lightest[a]:
