@@ -56,10 +56,11 @@ def test_a_graph_with_no_edges_needs_no_launch(variant):
 def test_scan_and_split_primitives():
     from numba import cuda
     rng = np.random.default_rng(0)
-    a = rng.integers(0, 5, 37).astype(np.int64)
-    out = cuda.device_array(37, np.int64)
-    assert exclusive_scan(cuda.to_device(a), out) == a.sum()
-    np.testing.assert_array_equal(out.copy_to_host(), np.r_[0, np.cumsum(a)[:-1]])
+    for size in (1, 37, SPLIT_SIZE, 300 if SIM else 5_000_000):  # one tile, a few, three levels
+        a = rng.integers(0, 5, size).astype(np.int64)
+        out = cuda.device_array(size, np.int64)
+        assert exclusive_scan(cuda.to_device(a), out) == a.sum()
+        np.testing.assert_array_equal(out.copy_to_host(), np.r_[0, np.cumsum(a)[:-1]])
     for size, bits in [(1, 3), (29, 6), (SPLIT_SIZE, 13)]:  # one tile, a few, many
         keys = rng.integers(0, 1 << bits, size).astype(np.int64)
         keys[:3] = keys[-3:] = (1 << bits) - 1  # equal keys at both ends, every digit set

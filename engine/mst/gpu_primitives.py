@@ -1,6 +1,9 @@
 """The data-parallel primitives the seed builds Borůvka from (it used CUDPP's): exclusive scan,
 and split — a stable sort of elements by a key of a few bits.
 
+Scan works on tiles of ``SCAN_TILE`` elements a block (runs of ``SCAN_ITEMS`` a thread, the
+runs' sums scanned across the block), the tiles' sums scanned the same way, recursively.
+
 Split is an LSD radix sort, ``DIGIT_BITS`` (8 on a GPU) a pass, each pass over tiles of ``TILE``
 elements, one tile a block: a histogram of the tile's digits (shared-memory atomics); one scan
 of every (digit, tile) count, digit-major, so each tile learns where its elements of each digit
@@ -27,6 +30,8 @@ RANK_BUCKETS = 1 << RANK_BITS
 ITEMS = 2 if simulated() else 8  # consecutive elements a thread ranks in a split pass
 TILE = THREADS * ITEMS           # elements a block sorts by one digit in shared memory
 RANKS = RANK_BUCKETS * THREADS   # a tile's per-thread counts (int16: a tile has < 2^15)
+SCAN_ITEMS = 2 if simulated() else 8  # consecutive elements a thread scans
+SCAN_TILE = THREADS * SCAN_ITEMS
 
 
 class Scratch:
@@ -53,31 +58,58 @@ def exclusive_scan(a, out, scratch=None, total: bool = True):
 def _scan(a, out, scratch, total, depth):
     if a.size == 0:
         return 0 if total else None
-    blocks = ceil_div(a.size, THREADS)
-    sums = scratch.get(f"scan_sums{depth}", blocks)
-    _scan_blocks[blocks, THREADS](a, out, sums)
-    if blocks == 1:
+    tiles = ceil_div(a.size, SCAN_TILE)
+    sums = scratch.get(f"scan_sums{depth}", tiles)
+    _scan_tiles[tiles, THREADS](a, out, sums)
+    if tiles == 1:
         return int(sums.copy_to_host()[0]) if total else None
-    offsets = scratch.get(f"scan_offsets{depth}", blocks)
+    offsets = scratch.get(f"scan_offsets{depth}", tiles)
     result = _scan(sums, offsets, scratch, total, depth + 1)
-    _add_block_offsets[blocks, THREADS](out, offsets)
+    _add_tile_offsets[tiles, THREADS](out, offsets)
     return result
 
 
 @cuda.jit
-def _scan_blocks(a, out, sums):
-    """Each block's exclusive scan in shared memory (Hillis–Steele) and its sum."""
-    tile = cuda.shared.array(THREADS, int64)
+def _scan_tiles(a, out, sums):
+    """Each tile's exclusive scan and its sum: loaded coalesced into shared memory, each thread
+    sums a run of ``SCAN_ITEMS``, the runs' sums are scanned across the block, each thread
+    writes its run's prefixes, the tile goes out coalesced."""
+    tile = cuda.shared.array(SCAN_TILE, int64)
+    partial = cuda.shared.array(THREADS, int64)
     tid = cuda.threadIdx.x
-    i = cuda.blockIdx.x * THREADS + tid
-    x = a[i] if i < a.size else 0
-    tile[tid] = x
+    base = cuda.blockIdx.x * SCAN_TILE
+    for j in range(SCAN_ITEMS):
+        i = base + j * THREADS + tid
+        tile[j * THREADS + tid] = a[i] if i < a.size else 0
     cuda.syncthreads()
-    _inclusive_scan_in_block(tile, tid)
-    if i < a.size:
-        out[i] = tile[tid] - x
-    if tid == THREADS - 1:
-        sums[cuda.blockIdx.x] = tile[tid]
+    tile_sum = _exclusive_scan_runs(tile, SCAN_ITEMS, partial, tid)
+    for j in range(SCAN_ITEMS):
+        i = base + j * THREADS + tid
+        if i < a.size:
+            out[i] = tile[j * THREADS + tid]
+    if tid == 0:
+        sums[cuda.blockIdx.x] = tile_sum
+
+
+@cuda.jit(device=True)
+def _exclusive_scan_runs(entries, run, partial, tid):
+    """The block's ``THREADS`` · ``run`` shared ``entries`` replaced by their exclusive prefix
+    sums (thread t sums its run t · run …, the runs' sums are scanned across the block); returns
+    their total. Every thread calls it after a barrier behind the entries' writes."""
+    mine = 0
+    for q in range(run):
+        mine += entries[tid * run + q]
+    partial[tid] = mine
+    cuda.syncthreads()
+    _inclusive_scan_in_block(partial, tid)
+    running = partial[tid] - mine
+    for q in range(run):
+        x = entries[tid * run + q]
+        entries[tid * run + q] = running
+        running += x
+    total = partial[THREADS - 1]
+    cuda.syncthreads()
+    return total
 
 
 @cuda.jit(device=True)
@@ -94,10 +126,11 @@ def _inclusive_scan_in_block(tile, tid):
 
 
 @cuda.jit
-def _add_block_offsets(out, offsets):
-    i = cuda.grid(1)
-    if i < out.size:
-        out[i] += offsets[i // THREADS]
+def _add_tile_offsets(out, offsets):
+    for j in range(SCAN_ITEMS):
+        i = cuda.blockIdx.x * SCAN_TILE + j * THREADS + cuda.threadIdx.x
+        if i < out.size:
+            out[i] += offsets[cuda.blockIdx.x]
 
 
 def split(keys, values, bits: int, scratch=None):
@@ -193,18 +226,7 @@ def _rank_in_tile(tile_keys, tile_values, size, shift, rank, partial, tid):
             mine_keys[j], mine_values[j] = tile_keys[p], tile_values[p]
             rank[((mine_keys[j] >> shift) & (RANK_BUCKETS - 1)) * THREADS + tid] += 1
     cuda.syncthreads()
-    mine = 0  # the scan: each thread sums RANK_BUCKETS entries in a row of the flat order
-    for q in range(RANK_BUCKETS):
-        mine += rank[tid * RANK_BUCKETS + q]
-    partial[tid] = mine
-    cuda.syncthreads()
-    _inclusive_scan_in_block(partial, tid)
-    running = partial[tid] - mine
-    for q in range(RANK_BUCKETS):
-        c = rank[tid * RANK_BUCKETS + q]
-        rank[tid * RANK_BUCKETS + q] = running
-        running += c
-    cuda.syncthreads()
+    _exclusive_scan_runs(rank, RANK_BUCKETS, partial, tid)  # in (bits, thread) order
     for j in range(ITEMS):  # runs in thread order, each in element order: stable
         if tid * ITEMS + j < size:
             d = ((mine_keys[j] >> shift) & (RANK_BUCKETS - 1)) * THREADS + tid
