@@ -1,7 +1,7 @@
 """What both GPU spanning-forest variants share: the graph's device copy (made once, kept on the
 graph), the union-find ``find``, and the forest itself — one bit per edge, set by atomic or as
 edges are chosen, turned into ascending edge ids on the device (popcount, scan, write) so that
-only the k chosen ids travel back to the host."""
+only the k chosen ids travel back to the host (int32, into pinned memory)."""
 
 import numpy as np
 from numba import cuda
@@ -52,7 +52,11 @@ class Forest:
         self.bits = buffer(g, "forest_bits", words, np.uint32)
         self.counts = buffer(g, "forest_counts", words, np.int64)
         self.offsets = buffer(g, "forest_offsets", words, np.int64)
-        self.ids = buffer(g, "forest_ids", max(g.n - 1, 1), np.int64)
+        id_type = np.int32 if g.m < 2**31 else np.int64  # half the copy back on any real graph
+        self.ids = buffer(g, "forest_ids", max(g.n - 1, 1), id_type)
+        if ("pinned", "forest_ids") not in g.device or g.device["pinned", "forest_ids"].size != self.ids.size:
+            g.device["pinned", "forest_ids"] = cuda.pinned_array(self.ids.size, id_type)
+        self.host_ids = g.device["pinned", "forest_ids"]
         self.words = words
         self.size = 0
         self.scratch = scratch(g)
@@ -74,11 +78,11 @@ class Forest:
         return self.size
 
     def ids_to_host(self) -> np.ndarray:
-        """The ids ``compact`` wrote, copied to the host (k int64: no n- or m-sized host pass)."""
-        out = np.empty(self.size, np.int64)
+        """The ids ``compact`` wrote, copied to the host: a view of pinned memory kept on the graph
+        (k ints, no n- or m-sized host pass; the next solve of this graph overwrites it)."""
         if self.size:
-            self.ids[:self.size].copy_to_host(out)
-        return out
+            self.ids[:self.size].copy_to_host(self.host_ids[:self.size])
+        return self.host_ids[:self.size]
 
 
 class LaggedCounts:
