@@ -54,7 +54,7 @@ from numba import cuda
 
 from ..gpu_graph import LaunchGraph
 from .buffer_pool import BufferPool
-from .gpu_common import SIMULATED, ceil_div, empty_result, timed_on_device
+from .gpu_common import SIMULATED, ceil_div, empty_result, mapped_host, timed_on_device
 from .matrix import INF
 from .routes import RouteMatrix
 
@@ -548,16 +548,6 @@ def _device_buffers(size: int) -> dict:
     return dict(DV=DV, D=DV[0], V=DV[1], T=cuda.device_array((size, size), np.int32))
 
 
-def _mapped(shape) -> tuple:
-    """(kernel argument, host ndarray) of page-locked host memory the device reads and writes
-    directly. The simulator copies host arrays in and out of every launch: a plain array."""
-    if SIMULATED:
-        host = np.empty(shape, np.int32)
-        return host, host
-    memory = cuda.mapped_array(shape, np.int32)
-    return memory, np.ndarray.view(memory, np.ndarray)
-
-
 def _pinned(dtype):
     """An allocator for a pool: (no kernel argument, a host array for copies)."""
     def allocate(shape) -> tuple:
@@ -586,8 +576,8 @@ def _pinned_pool_bytes() -> int:
         return 1 << 30
 
 
-_ANSWERS = BufferPool(_mapped, ANSWER_POOL_BYTES)
-_INPUTS = BufferPool(_mapped, ANSWER_POOL_BYTES // 2)  # the inputs of as many answers
+_ANSWERS = BufferPool(mapped_host, ANSWER_POOL_BYTES)
+_INPUTS = BufferPool(mapped_host, ANSWER_POOL_BYTES // 2)  # the inputs of as many answers
 _COPIED_ANSWERS = BufferPool(_pinned(np.uint8), _pinned_pool_bytes(), np.uint8)  # distances + vias
 _COPIED_INPUTS = BufferPool(_pinned(np.int32), _pinned_pool_bytes())
 
@@ -613,7 +603,7 @@ def _small_buffers(n: int, size: int) -> dict:
     if _BUFFERS.get("key") != ("mapped", n, size):
         _BUFFERS.clear()
         _BUFFERS.update(key=("mapped", n, size), **_device_buffers(size))
-        _BUFFERS["W"], _BUFFERS["w"] = _mapped((n, n))
+        _BUFFERS["W"], _BUFFERS["w"] = mapped_host((n, n))
     return _BUFFERS
 
 

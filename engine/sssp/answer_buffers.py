@@ -23,6 +23,7 @@ import numpy as np
 from numba import cuda
 
 from ..apsp.buffer_pool import BufferPool
+from ..apsp.gpu_common import mapped_host as _mapped
 from .gpu_common import SIMULATED
 
 MAPPED_ANSWER = True            # the kernel writes the answer into mapped host memory (else: copied)
@@ -33,16 +34,6 @@ SHAPES_KEPT = 3                 # mapped pools kept, by answer shape (the app al
 CONTROL_MIN = 256               # sources the control block holds at first
 LOCK = threading.Lock()
 _CONTROL: dict = {}             # "sources" (int64), "status" (int32): mapped, of one capacity
-
-
-def _mapped(shape, dtype):
-    """(kernel argument, plain host ndarray view) of page-locked host memory the device reads
-    and writes directly; under the simulator one plain array for both."""
-    if SIMULATED:
-        host = np.empty(shape, dtype)
-        return host, host
-    memory = cuda.mapped_array(shape, dtype)
-    return memory, np.ndarray.view(memory, np.ndarray)
 
 
 def _pinned(shape):

@@ -68,7 +68,7 @@ def end_to_end(w):
     print("   GPU ms per launch, mapped input and answer", phase_ms(w, buf["W"], O),
           phase_ms(w, buf["W"], O), flush=True)
     for megabytes in (1, 2, 3):
-        out, _ = gpu_fast._mapped((megabytes << 18,))
+        out, _ = gpu_fast.mapped_host((megabytes << 18,))
         device = cuda.device_array(megabytes << 18, np.int32)
         mapped_ms = event_ms(lambda: _fill[264, 256](out), reps=10)
         device_ms = event_ms(lambda: _fill[264, 256](device), reps=10)
