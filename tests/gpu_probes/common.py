@@ -116,6 +116,23 @@ def timing_event():
     return cuda.event() if SIMULATED else cuda.event(timing=True)
 
 
+def event_steps(queue) -> list:
+    """[(step, GPU ms)] in order, for work that ``queue(record)`` queues, calling
+    ``record(step)`` after each step: a CUDA event is recorded there, and each step's time runs
+    from the event before it (the first from the call)."""
+    events = []
+
+    def record(step):
+        event = timing_event()
+        event.record()
+        events.append((step, event))
+
+    record("begin")
+    queue(record)
+    events[-1][1].synchronize()
+    return [(step, a.elapsed_time(b)) for (_, a), (step, b) in zip(events, events[1:])]
+
+
 def event_ms(launch, before=lambda: None, reps: int = 4) -> float:
     """Median GPU milliseconds of ``launch()`` (CUDA events), ``before()`` run untimed each time;
     the first repetition is a warm-up."""
@@ -138,17 +155,7 @@ def phase_ms(w, W=None, O=None) -> dict:
     input and answer) replace the device copy of ``w`` and the absent answer."""
     W_dev, D, V, T, nb = on_device(w)
     W = W_dev if W is None else W
-    events = []
-
-    def record(step):
-        event = timing_event()
-        event.record()
-        events.append((step, event))
-
-    record("start")
-    gpu_fast.launch_all(W, D, V, T, nb, O, after=record)
-    events[-1][1].synchronize()
     total = {}
-    for (_, a), (step, b) in zip(events, events[1:]):
-        total[step] = total.get(step, 0) + a.elapsed_time(b)
+    for step, ms in event_steps(lambda record: gpu_fast.launch_all(W, D, V, T, nb, O, after=record)):
+        total[step] = total.get(step, 0) + ms
     return {step: round(ms, 2) for step, ms in total.items()} | {"all": round(sum(total.values()), 2)}

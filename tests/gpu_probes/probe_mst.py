@@ -27,6 +27,8 @@ from engine.mst import from_edges, get_variant, gpu_boruvka, gpu_fast, spanning_
 from engine.mst.gpu_common import upload
 from engine.mst.solve import forest_arrays
 
+from .common import event_steps
+
 N = int(os.environ.get("PROBE_MST_N", 5_000_000))
 GRID_N = 4_194_304 if N == 5_000_000 else N
 VARIANTS = os.environ.get("PROBE_MST_VARIANTS", "gpu-fast-mst gpu-boruvka").split()
@@ -36,10 +38,6 @@ SCIPY_MAX_EDGES = 10_000_000  # scipy's minimum_spanning_tree: ~4 s on the grid,
 
 def ms(seconds):
     return f"{1e3 * seconds:.3f}"
-
-
-def timing_event():
-    return cuda.event() if simulated() else cuda.event(timing=True)
 
 
 def build(family, n):
@@ -101,19 +99,16 @@ def measure(label, g, variant, kruskal):
           f"exact {exact} (total {f.total!r}); {f.note}", flush=True)
 
 
-def event_steps(solve_with_hook) -> list:
-    """[(step, GPU ms)] of one solve in order, from events recorded after each step is queued."""
-    events = []
+def solved_with_events(make):
+    """The solver ``make(after)`` builds, and [(step, GPU ms)] of its one ``solve()``."""
+    made = []
 
-    def record(step):
-        event = timing_event()
-        event.record()
-        events.append((step, event))
+    def queue(record):
+        made.append(make(record))
+        made[0].solve()
 
-    record("begin")
-    solve_with_hook(record)
-    events[-1][1].synchronize()
-    return [(step, a.elapsed_time(b)) for (_, a), (step, b) in zip(events, events[1:])]
+    steps = event_steps(queue)
+    return made[0], steps
 
 
 def by_step(steps) -> str:
@@ -124,14 +119,7 @@ def by_step(steps) -> str:
 
 
 def fast_details(label, g):
-    made = {}
-
-    def solve(record):
-        made["solver"] = gpu_fast.Solver(g, after=record)
-        made["solver"].solve()
-
-    steps = event_steps(solve)
-    solver = made["solver"]
+    solver, steps = solved_with_events(lambda record: gpu_fast.Solver(g, after=record))
     print(f"gpu-fast-mst {label} steps (ms, CUDA events, one solve): {by_step(steps)}", flush=True)
     rounds = [t for step, t in steps if step in ("select", "filter")]
     chooses = [t for step, t in steps if step == "choose"]
@@ -150,13 +138,7 @@ def fast_details(label, g):
 
 
 def boruvka_details(label, g):
-    made = {}
-
-    def solve(record):
-        made["levels"] = gpu_boruvka.Levels(g, after=record)
-        made["levels"].solve()
-
-    steps = event_steps(solve)
+    levels, steps = solved_with_events(lambda record: gpu_boruvka.Levels(g, after=record))
     print(f"gpu-boruvka {label} steps (ms, CUDA events, one solve): {by_step(steps)}", flush=True)
     level, per_level = 0, [[]]
     for step, t in steps:
@@ -164,7 +146,7 @@ def boruvka_details(label, g):
         if step == "7 vertex list":
             level += 1
             per_level.append([])
-    for i, (size, level_steps) in enumerate(zip(made["levels"].sizes, per_level)):
+    for i, (size, level_steps) in enumerate(zip(levels.sizes, per_level)):
         print(f"gpu-boruvka {label} level {i} (vertices, edges) {size}: {by_step(level_steps)}", flush=True)
     print(f"gpu-boruvka {label} after the levels: {by_step(per_level[-1])}", flush=True)
 
