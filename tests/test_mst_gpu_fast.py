@@ -51,6 +51,14 @@ def test_any_light_threshold_gives_kruskals_forest(monkeypatch, where, name, gra
     assert forest.total == expected.total and forest.components == expected.components
 
 
+def test_every_vertex_pointed_at_its_root_after_each_round_changes_nothing(monkeypatch):
+    name, graph = next(graphs())
+    monkeypatch.setattr(gpu_fast, "FLATTEN_EVERY_ROUND", True)
+    forest = spanning_forest(graph, "gpu-fast-mst")
+    assert forest.variant == "gpu-fast-mst", forest.note
+    np.testing.assert_array_equal(forest.edge_ids, spanning_forest(graph, "cpu-kruskal").edge_ids)
+
+
 def test_the_sampled_threshold_splits_the_edges_where_the_rounds_say():
     rows, cols, w = awkward_edges(N, 4, m=8 * N)
     graph = prepare(as_coo(N, rows, cols, w))

@@ -93,9 +93,11 @@ def contract(n, start, head, key, level):
     level.after("4 scan")
     bits = max(1, int(supervertices - 1).bit_length())
     m = head.size
+    label = level.array("label", n)
     tail, pair, keep = level.array("tail", m), level.array("pair", m), level.array("keep", m)
-    tails[vertex_blocks, THREADS](start, tail)
-    relabel_edges[blocks_for(m), THREADS](tail, head, successor, supervertex, bits, pair, keep)  # 5
+    supervertex_of[vertex_blocks, THREADS](successor, supervertex, label)
+    tail_labels[vertex_blocks, THREADS](start, label, tail)
+    relabel_edges[blocks_for(m), THREADS](tail, head, label, bits, pair, keep)          # 5
     pair, key = compact(pair, key, keep, level, "relabelled")
     level.after("5 self-edges")
     pair, key = split(pair, key, 2 * bits, level.scratch)                                # 6
@@ -194,18 +196,29 @@ def flag_representatives(successor, flags):
 
 
 @cuda.jit
-def tails(start, tail):
+def supervertex_of(successor, supervertex, label):
+    """label[u]: the supervertex id of u's representative (one gather per vertex, not two per
+    edge end)."""
     u = cuda.grid(1)
-    if u < start.size - 1:
-        for j in range(start[u], start[u + 1]):
-            tail[j] = u
+    if u < label.size:
+        label[u] = supervertex[successor[u]]
 
 
 @cuda.jit
-def relabel_edges(tail, head, successor, supervertex, bits, pair, keep):
+def tail_labels(start, label, tail):
+    """tail[j]: the supervertex id of edge j's tail (the edges of u are start[u] … start[u+1])."""
+    u = cuda.grid(1)
+    if u < start.size - 1:
+        a = label[u]
+        for j in range(start[u], start[u + 1]):
+            tail[j] = a
+
+
+@cuda.jit
+def relabel_edges(tail, head, label, bits, pair, keep):
     """Each edge as (tail, head) supervertex ids packed in one key; self-edges flagged out."""
     for j in range(cuda.grid(1), head.size, cuda.gridsize(1)):
-        a, b = supervertex[successor[tail[j]]], supervertex[successor[head[j]]]
+        a, b = tail[j], label[head[j]]
         pair[j] = (a << bits) | b
         keep[j] = 1 if a != b else 0
 

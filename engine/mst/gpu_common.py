@@ -1,7 +1,7 @@
 """What both GPU spanning-forest variants share: the graph's device copy (made once, kept on the
 graph), the union-find ``find``, and the forest itself — one bit per edge, set by atomic or as
 edges are chosen, turned into ascending edge ids on the device (popcount, scan, write) so that
-only the k chosen ids travel back to the host."""
+only the k chosen ids travel back to the host (int32, into pinned memory)."""
 
 import numpy as np
 from numba import cuda
@@ -52,7 +52,11 @@ class Forest:
         self.bits = buffer(g, "forest_bits", words, np.uint32)
         self.counts = buffer(g, "forest_counts", words, np.int64)
         self.offsets = buffer(g, "forest_offsets", words, np.int64)
-        self.ids = buffer(g, "forest_ids", max(g.n - 1, 1), np.int64)
+        id_type = np.int32 if g.m < 2**31 else np.int64  # half the copy back on any real graph
+        self.ids = buffer(g, "forest_ids", max(g.n - 1, 1), id_type)
+        if ("pinned", "forest_ids") not in g.device or g.device["pinned", "forest_ids"].size != self.ids.size:
+            g.device["pinned", "forest_ids"] = cuda.pinned_array(self.ids.size, id_type)
+        self.host_ids = g.device["pinned", "forest_ids"]
         self.words = words
         self.size = 0
         self.scratch = scratch(g)
@@ -62,22 +66,23 @@ class Forest:
 
     def compact(self) -> int:
         """Write the chosen edges' ids, ascending, to ``ids`` on the device; returns how many
-        (waits for the device: the count comes back)."""
+        (waits for the device: the count comes back, once the ids are written)."""
         blocks = blocks_for(self.words)
         _count_bits[blocks, THREADS](self.bits, self.counts)
-        self.size = exclusive_scan(self.counts, self.offsets, self.scratch)
+        exclusive_scan(self.counts, self.offsets, self.scratch, total=False)
+        _write_ids[blocks, THREADS](self.bits, self.offsets, self.ids)
+        last = self.words - 1  # the count: the last word's offset and its own bits
+        self.size = int(self.offsets[last:last + 1].copy_to_host()[0] + self.counts[last:last + 1].copy_to_host()[0])
         if self.size > self.ids.size:  # a forest has at most n − 1 edges: a kernel misbehaved
             raise RuntimeError(f"{self.size} edges chosen on {self.ids.size + 1} vertices: not a forest")
-        if self.size:
-            _write_ids[blocks, THREADS](self.bits, self.offsets, self.ids)
         return self.size
 
     def ids_to_host(self) -> np.ndarray:
-        """The ids ``compact`` wrote, copied to the host (k int64: no n- or m-sized host pass)."""
-        out = np.empty(self.size, np.int64)
+        """The ids ``compact`` wrote, copied to the host: a view of pinned memory kept on the graph
+        (k ints, no n- or m-sized host pass; the next solve of this graph overwrites it)."""
         if self.size:
-            self.ids[:self.size].copy_to_host(out)
-        return out
+            self.ids[:self.size].copy_to_host(self.host_ids[:self.size])
+        return self.host_ids[:self.size]
 
 
 class LaggedCounts:
@@ -124,10 +129,12 @@ def _count_bits(bits, counts):
 
 @cuda.jit
 def _write_ids(bits, offsets, ids):
+    """Each word's set bits' edge ids from its offset on; none past the end of ``ids`` (a
+    misbehaving kernel's extra edges are counted and refused by ``compact``, not written)."""
     for w in range(cuda.grid(1), bits.size, cuda.gridsize(1)):
         word, place = bits[w], offsets[w]
         for b in range(WORD):
-            if (word >> np.uint32(b)) & np.uint32(1):
+            if (word >> np.uint32(b)) & np.uint32(1) and place < ids.size:
                 ids[place] = w * WORD + b
                 place += 1
 
@@ -145,9 +152,14 @@ def fill_with(a, value):
 @cuda.jit(device=True)
 def find(parent, x):
     """The root of x's tree, halving the path on the way (racing halvings only ever point a
-    vertex at an ancestor, so they are safe)."""
-    while parent[x] != x:
-        grand = parent[parent[x]]
+    vertex at an ancestor, so they are safe). A vertex already pointing at its root is not
+    written: many threads find through the same few vertices of a big tree, and their stores
+    to one address would queue one after another."""
+    p = parent[x]
+    while p != x:
+        grand = parent[p]
+        if grand == p:
+            return p
         parent[x] = grand
-        x = grand
+        x, p = grand, parent[grand]
     return x

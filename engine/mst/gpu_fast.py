@@ -13,11 +13,13 @@ rounds: a light subgraph of average degree 4 already joins nearly every vertex. 
 A round reads a worklist of edges still joining two trees (at a phase's start the edge list
 itself, its keys in the phase's range), each entry its two ends as the roots they had when it
 was kept and its (weight, id) key:
-  select — per entry, the roots of its ends (union-find, the old roots pointed straight at the
-           new ones); an entry inside one tree is dropped for good, the others are kept (on the
-           next worklist, compacted a block at a time) and offer their key to both roots by
-           64-bit atomic min — after reading the root's current key and only when smaller, so
-           the roots of big trees (hot addresses every entry of theirs hits) see few atomics;
+  select — per entry, the roots of its ends (union-find; path halving never stores what is
+           already there: a big tree's entries share its few old roots, and a store each made
+           to one of them would queue at one address); an entry inside one tree is dropped for
+           good, the others are kept (on the next worklist, compacted a block at a time) and
+           offer their key to both roots by 64-bit atomic min — after reading the root's
+           current key and only when smaller, so the roots of big trees (hot addresses every
+           entry of theirs hits) see few atomics;
   choose — per kept entry, its key won at either root: the edge is in the forest (a bit set by
            atomic or) and the two trees are joined (compare-and-swap hooking of the larger root
            under the smaller).
@@ -42,6 +44,7 @@ from .gpu_common import NO_KEY, Forest, LaggedCounts, buffer, find, halving_roun
 EDGE_MASK = 0xFFFFFFFF
 KEY_MIN = -(2**63)        # below every key: a phase range starting here has no lower limit
 LIGHT_PER_VERTEX = 2      # light edges per vertex the threshold aims at
+FLATTEN_EVERY_ROUND = False  # point every vertex at its root after each round (an n-sized pass)
 SAMPLE = 64 if simulated() else 4096  # keys sampled for the threshold
 
 
@@ -68,7 +71,7 @@ def light_threshold(g, key) -> int:
 class Solver:
     """One solve of graph ``g``: its device buffers (kept on the graph) and the host loop.
     ``after(step)`` is called after each step is queued ("start", "sample", "select", "choose",
-    "compress", "filter", "compact"), for a probe to record CUDA events between them."""
+    "flatten", "filter", "compact"), for a probe to record CUDA events between them."""
 
     def __init__(self, g, after=None):
         self.g = g
@@ -94,8 +97,8 @@ class Solver:
             self.after("sample")
         self.phase("light", KEY_MIN, self.threshold)
         if self.threshold != NO_KEY:
-            compress[blocks_for(self.g.n), THREADS](self.parent)
-            self.after("compress")
+            flatten[blocks_for(self.g.n), THREADS](self.parent)  # the filter finds in one step
+            self.after("flatten")
             self.phase("heavy", self.threshold, NO_KEY)
         self.forest.compact()
         self.after("compact")
@@ -124,6 +127,9 @@ class Solver:
         choose[blocks_for(bound), THREADS](self.kept.device, s, self.ends[side], self.keys[side], cur,
                                            self.parent, self.forest.bits)
         self.after("choose")
+        if FLATTEN_EVERY_ROUND:
+            flatten[blocks_for(self.g.n), THREADS](self.parent)
+            self.after("flatten")
         self.phases.append(name)
 
     def worklists(self) -> list:
@@ -181,10 +187,7 @@ def select(from_edges, lo, hi, counts, s, u, v, key, ends, keys, parent, lightes
                     other[a] = NO_KEY
                 if other[b] != NO_KEY:
                     other[b] = NO_KEY
-                ra, rb = find(parent, a), find(parent, b)
-                parent[a] = ra
-                parent[b] = rb
-                a, b = ra, rb
+                a, b = find(parent, a), find(parent, b)
             if a != b:
                 keep = True
                 if k < lightest[a]:
@@ -228,7 +231,12 @@ def hook(parent, a, b):
 
 
 @cuda.jit
-def compress(parent):
-    """Every vertex points straight at its root (before the filter's finds over all edges)."""
+def flatten(parent):
+    """Every vertex points at its root, found without writing on the way: each thread stores
+    only its own entry, so a long chain of hooks that many vertices share costs reads only."""
     for x in range(cuda.grid(1), parent.size, cuda.gridsize(1)):
-        parent[x] = find(parent, x)
+        root = parent[x]
+        while parent[root] != root:
+            root = parent[root]
+        if parent[x] != root:
+            parent[x] = root

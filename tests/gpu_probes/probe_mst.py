@@ -2,10 +2,11 @@
 variant the solve (kernels only, graph resident, median of 5), a warm ``spanning_forest`` call
 (median of 5), the host part of that call apart (the k chosen ids' copy back, the edge and weight
 arrays built from them), its rounds or levels, and a per-step breakdown of one solve from CUDA
-events queued between the launches; gpu-fast-mst also per round (worklist sizes) and for other
-light-edge targets. Every answer's edge ids are compared with cpu-kruskal's (the same forest:
-ties by edge id); the grid's total also with scipy's (scipy takes ~17 s on the uniform graph, so
-it is skipped there).
+events queued between the launches; gpu-fast-mst also per round (worklist sizes, union-find
+chain lengths), with and without every vertex pointed at its root after each round, and for
+other light-edge targets. Every answer's edge ids are compared with cpu-kruskal's (the same
+forest: ties by edge id); the grid's total also with scipy's (scipy takes ~17 s on the uniform
+graph, so it is skipped there).
 
     python3 -m tests.gpu_probes.probe_mst                      # on the GPU machine
     NUMBA_ENABLE_CUDASIM=1 PROBE_MST_N=40 python3 -m tests.gpu_probes.probe_mst     # simulator, ~6 min
@@ -22,6 +23,7 @@ import numpy as np
 from numba import cuda
 
 from engine.gpu_device import gpu_name, simulated
+from engine.gpu_launch import THREADS, blocks_for
 from engine.graph_families import family_edges
 from engine.mst import from_edges, get_variant, gpu_boruvka, gpu_fast, spanning_forest
 from engine.mst.gpu_common import upload
@@ -126,6 +128,14 @@ def fast_details(label, g):
     print(f"gpu-fast-mst {label} rounds {' '.join(solver.phases)}; kept per round {solver.worklists()}; "
           f"select ms per round {' '.join(f'{t:.3f}' for t in rounds)}; "
           f"choose ms per round {' '.join(f'{t:.3f}' for t in chooses)}", flush=True)
+    print(f"gpu-fast-mst {label} after each round (hook chains: longest, mean; trees): "
+          + "; ".join(f"{d} {mean:.2f} {trees}" for d, mean, trees in chain_depths(g)), flush=True)
+    for flat in (False, True):
+        gpu_fast.FLATTEN_EVERY_ROUND = flat
+        solves = [get_variant("gpu-fast-mst").run(g)[1] for _ in range(3)]
+        print(f"gpu-fast-mst {label} every vertex pointed at its root after each round {flat}: solve "
+              f"{ms(statistics.median(solves))} ms (median of 3)", flush=True)
+    gpu_fast.FLATTEN_EVERY_ROUND = False
     default = gpu_fast.LIGHT_PER_VERTEX
     try:
         for target in (2,) if simulated() else (1, 2, 3, 4, 6, g.m / g.n + 1):
@@ -135,6 +145,33 @@ def fast_details(label, g):
                   f"{ms(statistics.median(solves))} ms (median of 3)", flush=True)
     finally:
         gpu_fast.LIGHT_PER_VERTEX = default
+
+
+@cuda.jit
+def _depths(parent, depth):
+    """depth[x]: steps from x to its root (read only)."""
+    for x in range(cuda.grid(1), parent.size, cuda.gridsize(1)):
+        d, y = 0, x
+        while parent[y] != y:
+            y = parent[y]
+            d += 1
+        depth[x] = d
+
+
+def chain_depths(g) -> list:
+    """(longest, mean, trees) of the union-find chains after each round of one (untimed) solve."""
+    seen = []
+    depth = cuda.device_array(g.n, np.int32)
+
+    def measure(step):
+        if step == "choose":
+            _depths[blocks_for(g.n), THREADS](solver.parent, depth)
+            d = depth.copy_to_host()
+            seen.append((int(d.max()), float(d.mean()), int((d == 0).sum())))
+
+    solver = gpu_fast.Solver(g, after=measure)
+    solver.solve()
+    return seen
 
 
 def boruvka_details(label, g):
