@@ -35,7 +35,7 @@ FRONTIER_WORDS = 2 * MASK_WORDS  # this round's frontier and the next (a constan
 BATCH_ITEMS = 1 << 26     # (source, vertex) labels of one large-graph batch
 SMALL_THREADS = 8 if SIMULATED else 256
 FEW_SOURCES_THREADS = 8 if SIMULATED else 1024  # a block per SM or fewer: make each one wider
-DELTA_SCALE = 1          # the large path's first Δ, in units of the seed's rule (0: no near–far)
+DELTA_SCALE = 2          # the large path's first Δ, in units of the seed's rule (0: no near–far)
 PHASE_WORK = 1 << 16     # labels a near–far phase should relax: fewer, and the width doubles (H100: README)
 COOPERATIVE_ERROR = None  # why the persistent launch could not be built, if it could not
 
@@ -187,10 +187,11 @@ def _persistent(indptr, indices, weights, dist, n, q0, q1, lengths, stamp, max_r
     pile, and when no label below the limit is left, the limit moves to the next multiple of
     the bucket width above the pile's lowest label and the pile is split. Δ = 0: no limit
     (Bellman-Ford, and the only form for negative costs). The width adapts from Δ up: it
-    doubles after a phase that relaxed fewer than ``phase_work`` labels (a road grid's thin
-    wavefront: few labels per phase, and every phase costs barriers) and halves, never below
-    Δ, after one of over eight times as many (every block counts the same queue lengths, so
-    all agree). lengths: [0..2] round r's queue in slot r % 3 (the one
+    doubles after a phase that relaxed fewer than ``phase_work`` labels and under twice as many
+    as the phase before (a road grid's thin wavefront: few labels per phase, and every phase
+    costs barriers; not a random graph's first phases, whose wavefront multiplies each step)
+    and halves, never below Δ, after one of over eight times ``phase_work`` (every block counts
+    the same queue lengths, so all agree). lengths: [0..2] round r's queue in slot r % 3 (the one
     read, the one filled, the one cleared for the round after); [3..4] the far piles of even
     and odd phases."""
     grid = cuda.cg.this_grid()
@@ -200,6 +201,7 @@ def _persistent(indptr, indices, weights, dist, n, q0, q1, lengths, stamp, max_r
     limit = delta if delta > 0 else INF64
     width = delta
     work = 0
+    last_work = 0
     while True:
         count = read_in_every_block(lengths, r % 3, counts)
         work += count
@@ -211,10 +213,11 @@ def _persistent(indptr, indices, weights, dist, n, q0, q1, lengths, stamp, max_r
             lowest_beyond(dist, far, far_count, limit, low)
             grid.sync()
             lowest = read_in_every_block(low, 0, counts)
-            if work < phase_work and width < INF64 // 4:
+            if work < phase_work and work < 2 * last_work and width < INF64 // 4:
                 width *= 2
             elif work > 8 * phase_work and width >= 2 * delta:
                 width //= 2
+            last_work = work
             work = 0
             next_limit = (lowest // width + 1) * width if lowest < INF64 else INF64
             split_far(dist, far, far_count, limit, next_limit, q0 if r % 2 == 1 else q1, lengths,
