@@ -37,6 +37,15 @@ def large_path(request, monkeypatch):
     return request.param
 
 
+@pytest.fixture(params=["small", "large"])
+def either_path(request, monkeypatch):
+    """gpu-fast-sssp's small-graph path (one block per source) or its large-graph one, which
+    share the pooled answer buffers."""
+    if request.param == "large":
+        monkeypatch.setattr(gpu_fast, "SMALL_MAX", 0)
+    return request.param
+
+
 def test_fast_large_path_is_exact_with_negative_costs_and_duplicate_sources(large_path):
     n = 12
     edges = awkward_edges(n, seed=11, negative=True)
@@ -146,7 +155,7 @@ def _address(a: np.ndarray) -> int:
     return a.__array_interface__["data"][0]
 
 
-def test_fast_small_path_never_overwrites_an_answer_the_caller_keeps():
+def test_fast_answer_is_never_overwritten_while_the_caller_keeps_it(either_path):
     g, csr = _small_graph()
     first = solve(g, [0, 5, 3], "gpu-fast-sssp")
     kept = first.dist.copy()
@@ -162,7 +171,7 @@ def test_fast_small_path_never_overwrites_an_answer_the_caller_keeps():
         np.testing.assert_array_equal(r.dist, scipy_distances(csr, sources))
 
 
-def test_fast_small_path_reuses_an_answer_buffer_once_no_view_of_it_is_alive():
+def test_fast_answer_buffer_is_reused_once_no_view_of_it_is_alive(either_path):
     g, csr = _small_graph()
     first = solve(g, [0, 5], "gpu-fast-sssp")
     held = solve(g, [1, 2], "gpu-fast-sssp")
@@ -195,7 +204,7 @@ def test_fast_small_path_keeps_a_pool_per_count_of_sources_so_alternating_counts
 
 
 @pytest.mark.parametrize("way", ["copied into a pooled buffer", "pools full: ordinary memory"])
-def test_fast_small_path_is_exact_when_the_answer_is_copied_back(monkeypatch, way):
+def test_fast_answer_is_exact_when_copied_back(monkeypatch, way, either_path):
     monkeypatch.setattr(answer_buffers, "MAPPED_ANSWER", False)
     if way.startswith("pools full"):
         monkeypatch.setattr(answer_buffers, "_PINNED", BufferPool(answer_buffers._pinned, 0, np.float64))

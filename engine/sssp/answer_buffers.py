@@ -1,4 +1,4 @@
-"""Host memory gpu-fast-sssp's small-graph kernel reads and writes directly, kept between calls,
+"""Host memory gpu-fast-sssp's kernels read and write directly, kept between calls,
 so that a call makes no allocation and no copy call (engine/apsp/gpu_fast.py's mapped path is the
 model):
 

@@ -51,12 +51,17 @@ def round_vote(fell, rounds, max_rounds):
 
 
 @cuda.jit(device=True)
+def as_distance(label):
+    """An int64 label as the answer's float64 (inf where INF64; exact, every |label| < 2⁵³)."""
+    return float64(label) if label < INF64 else math.inf
+
+
+@cuda.jit(device=True)
 def store_row(d, out, status, row, cycle):
     """Row ``row`` of ``out`` ← the block's shared labels d as float64 (inf where INF64),
     status[row] ← cycle; then a barrier, so that d may be reset for the next row."""
     for v in range(cuda.threadIdx.x, out.shape[1], cuda.blockDim.x):
-        x = d[v]
-        out[row, v] = float64(x) if x < INF64 else math.inf
+        out[row, v] = as_distance(d[v])
     if cuda.threadIdx.x == 0:
         status[row] = cycle
     cuda.syncthreads()
@@ -267,6 +272,14 @@ def start_batch(dist, stamp, far_stamp, sources, n, queue, lengths, low):
 
 
 @cuda.jit
+def write_rows(dist, n, out):
+    """out[r, v] ← label r · n + v of a batch as float64 (``out``: mapped host memory where it
+    can be, so the answer crosses to the host as it is written)."""
+    for i in range(cuda.grid(1), out.shape[0] * n, cuda.gridsize(1)):
+        out[i // n, i % n] = as_distance(dist[i])
+
+
+@cuda.jit
 def seed_sources(dist, sources, n):
     for row in range(cuda.grid(1), sources.size, cuda.gridsize(1)):
         dist[row * n + sources[row]] = 0
@@ -338,7 +351,12 @@ def near_far_delta(g) -> int:
 
 
 def _large(g, sources):
-    out = np.empty((len(sources), g.n), np.int64)
+    """(float64 distances, seconds, first rows of batches whose labels still fell past the
+    round limit). Each batch's labels are written as float64 by the device into the answer:
+    pooled mapped host memory, or a device buffer copied into pooled page-locked memory
+    (``answer_buffers``) — no host pass over the k × n labels."""
+    with answer_buffers.LOCK:
+        mapped, host = answer_buffers.answer(len(sources), g.n)
     indptr, indices, weights = upload(g)
     n = g.n
     batch = max(1, min(len(sources), BATCH_ITEMS // n))
@@ -356,11 +374,13 @@ def _large(g, sources):
     else:
         delta, f0, f1, far_stamp = 0, q0, q1, stamp  # Bellman-Ford: no far pile
     low = buffer(g, "fast low", 1, np.int64)
+    rows_out = None if mapped is not None else buffer(g, "fast rows", (batch, n), np.float64)
     seconds, cycles = 0.0, []
     for first in range(0, len(sources), batch):
         rows = sources[first:first + batch]
         items = len(rows) * n
         d_rows = cuda.to_device(rows)
+        out = mapped[first:first + len(rows)] if mapped is not None else rows_out[:len(rows)]
 
         def launch_all():
             grid = blocks_for(items)
@@ -373,12 +393,14 @@ def _large(g, sources):
                                         max_rounds, status, delta, f0, f1, far_stamp, low, PHASE_WORK)
             else:
                 _round_by_round(indptr, indices, weights, dist, n, q0, q1, lengths, stamp, status)
+            write_rows[blocks_for(items), THREADS](dist, n, out)
 
         seconds += timed_on_device(launch_all)
         if status.copy_to_host()[0]:
             cycles.append(first)
-        dist[:items].copy_to_host(out[first:first + len(rows)].reshape(-1))
-    return out, seconds, np.array(cycles, np.int64)
+        if mapped is None:
+            out.copy_to_host(host[first:first + len(rows)])
+    return host, seconds, np.array(cycles, np.int64)
 
 
 def _round_by_round(indptr, indices, weights, dist, n, q0, q1, lengths, stamp, status):
@@ -400,9 +422,8 @@ def _round_by_round(indptr, indices, weights, dist, n, q0, q1, lengths, stamp, s
 
 
 def run(g, sources):
-    """(k×n distances, seconds, note): int64 with the INF sentinel on large graphs; float64 with
-    ``np.inf`` on small ones, in a pooled buffer that is the caller's for as long as it keeps
-    a view of it (``answer_buffers``)."""
+    """(k×n float64 distances, ``np.inf`` unreachable, seconds, note): the answer in a pooled
+    buffer that is the caller's for as long as it keeps a view of it (``answer_buffers``)."""
     if not len(sources) or not g.n:
         return np.empty((len(sources), g.n), np.int64), 0.0, None
     small = g.n <= SMALL_MAX
