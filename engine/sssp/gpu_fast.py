@@ -272,11 +272,12 @@ def start_batch(dist, stamp, far_stamp, sources, n, queue, lengths, low):
 
 
 @cuda.jit
-def write_rows(dist, n, out):
-    """out[r, v] ← label r · n + v of a batch as float64 (``out``: mapped host memory where it
-    can be, so the answer crosses to the host as it is written)."""
-    for i in range(cuda.grid(1), out.shape[0] * n, cuda.gridsize(1)):
-        out[i // n, i % n] = as_distance(dist[i])
+def write_rows(dist, n, rows, out, first):
+    """out[first + r, v] ← label r · n + v of a batch of ``rows`` as float64 (``out``: mapped
+    host memory where it can be, so the answer crosses to the host as it is written; passed
+    whole, as a slice of a mapped array has no device pointer)."""
+    for i in range(cuda.grid(1), rows * n, cuda.gridsize(1)):
+        out[first + i // n, i % n] = as_distance(dist[i])
 
 
 @cuda.jit
@@ -380,7 +381,6 @@ def _large(g, sources):
         rows = sources[first:first + batch]
         items = len(rows) * n
         d_rows = cuda.to_device(rows)
-        out = mapped[first:first + len(rows)] if mapped is not None else rows_out[:len(rows)]
 
         def launch_all():
             grid = blocks_for(items)
@@ -393,13 +393,14 @@ def _large(g, sources):
                                         max_rounds, status, delta, f0, f1, far_stamp, low, PHASE_WORK)
             else:
                 _round_by_round(indptr, indices, weights, dist, n, q0, q1, lengths, stamp, status)
-            write_rows[blocks_for(items), THREADS](dist, n, out)
+            target, row = (mapped, first) if mapped is not None else (rows_out, 0)
+            write_rows[blocks_for(items), THREADS](dist, n, len(rows), target, row)
 
         seconds += timed_on_device(launch_all)
         if status.copy_to_host()[0]:
             cycles.append(first)
         if mapped is None:
-            out.copy_to_host(host[first:first + len(rows)])
+            rows_out[:len(rows)].copy_to_host(host[first:first + len(rows)])
     return host, seconds, np.array(cycles, np.int64)
 
 
