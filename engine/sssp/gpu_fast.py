@@ -431,7 +431,8 @@ def run(g, sources):
     out, seconds, cycles = (_small if small else _large)(g, sources)
     if len(cycles):
         raise_negative_cycle(g, sources if not small else sources[cycles])
-    near_far = f", near–far Δ = {near_far_delta(g)}" if near_far_delta(g) else ""
+    delta = near_far_delta(g)
+    near_far = f", near–far Δ = {delta}" if delta else ""
     how = ("one block per source, labels in shared memory" if small else
            f"persistent grid-wide frontier{near_far}" if persistent_kernel() is not None else
            f"frontier round by round (no cooperative launch: {COOPERATIVE_ERROR})")

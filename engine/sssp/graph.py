@@ -33,6 +33,7 @@ class SparseGraph:
     weights: np.ndarray  # int32, m
     _transpose: SparseGraph | None = field(default=None, repr=False)
     device: dict = field(default_factory=dict, repr=False)  # GPU arrays and buffers, by name
+    deltas: dict = field(default_factory=dict, repr=False)  # Δ by rule (delta.choose_delta), made once
 
     @property
     def m(self) -> int:
