@@ -63,14 +63,29 @@ def test_scan_and_split_primitives():
         out = cuda.device_array(size, np.int64)
         assert exclusive_scan(cuda.to_device(a), out) == a.sum()
         np.testing.assert_array_equal(out.copy_to_host(), np.r_[0, np.cumsum(a)[:-1]])
-    for size, bits in [(1, 3), (29, 6), (SPLIT_SIZE, 13)]:  # one tile, a few, many
+    for size, bits, low in [(1, 3, 0), (29, 6, 0), (SPLIT_SIZE, 13, 0), (SPLIT_SIZE, 13, 5)]:
         keys = rng.integers(0, 1 << bits, size).astype(np.int64)
         keys[:3] = keys[-3:] = (1 << bits) - 1  # equal keys at both ends, every digit set
         values = np.arange(size, dtype=np.int64)
-        k, v = split(cuda.to_device(keys), cuda.to_device(values), bits)
-        order = np.argsort(keys, kind="stable")  # split is stable: equal keys keep their order
+        k, v = split(cuda.to_device(keys), cuda.to_device(values), bits, low=low)
+        order = np.argsort(keys >> low, kind="stable")  # stable: equal keys keep their order
         np.testing.assert_array_equal(k.copy_to_host(), keys[order])
         np.testing.assert_array_equal(v.copy_to_host(), order)
+
+
+def test_boruvka_skipping_duplicate_removal_at_every_other_level_returns_kruskals_forest(monkeypatch):
+    """Duplicate removal is optional (the seed's word): a level that skips it leaves parallel
+    edges, and self-edges marked for the split, to the next level's segmented min."""
+    monkeypatch.setattr(gpu_boruvka, "DUPLICATES_WORTH", 1.0)  # never worth it by what it found
+    monkeypatch.setattr(gpu_boruvka, "DENSE", 0)               # nor by density
+    n = 40 if SIM else 100_003  # three levels or more, parallel edges left to the third
+    rows, cols, w = awkward_edges(n, 4, m=2 * n, weights=(-2, 3))
+    graph = prepare(as_coo(n, rows, cols, w))
+    levels = gpu_boruvka.Levels(graph)
+    levels.solve()
+    assert levels.removed_duplicates[:3] == [True, False, True]
+    np.testing.assert_array_equal(np.sort(levels.forest.ids_to_host()),
+                                  spanning_forest(graph, "cpu-kruskal").edge_ids)
 
 
 def ruler_path(k: int):

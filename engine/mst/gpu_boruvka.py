@@ -7,9 +7,10 @@ ever smaller graphs (vertex list ``start``, edge list ``head``/``key`` grouped b
     of the two becomes a representative (S(u) = u); every other vertex's edge is in the forest;
  3. representatives by pointer doubling, S(u) ← S(S(u)) until nothing changes;
  4. supervertex ids by an exclusive scan of the representative flags;
- 5. self-edge removal: edges relabelled to supervertex ids, those inside one compacted away;
+ 5. self-edge removal: edges relabelled to supervertex ids, each packed as one (tail, head) key;
+    a self-edge gets tail ``supervertices`` (no supervertex), which the split puts last;
  6. duplicate-edge removal by split: edges split (stable radix) on (tail, head) supervertex ids,
-    the lightest of each run of equal pairs kept;
+    the lightest of each run of equal pairs kept, the self-edges' run not;
  7. the new vertex list by a scan over the edge list (supervertices with no edges left are
     whole trees and drop out);
  8. recursion until no edge is left.
@@ -23,17 +24,31 @@ Speed without leaving those steps: every array a level needs comes from the grap
 ``Scratch`` (the first level's allocations serve all later levels and solves); pointer doubling
 learns whether a step changed anything one step late (``LaggedCounts``), so it queues steps
 without draining the GPU each time; and the split is a tiled radix sort whose writes coalesce
-(``gpu_primitives``).
+(``gpu_primitives``). Steps 5–7 share one compaction, as in the seed's own figure (self-edges
+marked, split, first of each distinct pair picked, compacted): the scan that places the kept
+edges also numbers the new vertices (its flags packed: kept | first of its tail << 32), so a
+level drains the GPU twice (the supervertex count, the kept edges and vertices), not four
+times. Duplicate removal is optional in the seed ("done in initial iterations only"): here a
+level skips it — the split then sorts by tail only, half the passes — when the last level
+that removed duplicates found almost none and the edges are sparse among the supervertices
+(``Duplicates``; on a uniform random graph the first levels find almost none, while a grid's
+neighbouring supervertices share many edges from the start). The segmented min of step 1
+shares a vertex's edges among several threads where lists are long (the later levels).
 """
 
 import numpy as np
-from numba import cuda
+from numba import cuda, int64
 
+from ..gpu_device import simulated
 from ..gpu_launch import THREADS, blocks_for, bounded_rounds, ceil_div, timed_on_device
 from .gpu_common import NO_KEY, Forest, LaggedCounts, halving_rounds, mark_in_forest, scratch, upload
 from .gpu_primitives import exclusive_scan, split
 
 EDGE_MASK = 0xFFFFFFFF
+FIRST = 1 << 32  # a kept edge's flag when it is the first of its tail (packed above "kept")
+EDGES_PER_LANE = 1 if simulated() else 8  # the simulator's tiny graphs still share vertices
+DUPLICATES_WORTH = 0.01  # a duplicate removal that found fewer is skipped at the next level
+DENSE = 64               # m ≥ s² / DENSE: duplicates are removed whatever the last level found
 
 
 def run(g):
@@ -58,10 +73,14 @@ class Levels:
         self.changed = LaggedCounts(g, "doubling", halving_rounds(g.n) + 1)
         self.after = after or (lambda step: None)
         self.sizes = []  # (vertices, edges) of each level
+        self.removed_duplicates = []  # whether each level removed duplicate edges
 
     def solve(self):
         start, head, edge = self.g.device["adjacency"]
         self.forest.clear()
+        self.duplicates = Duplicates()
+        self.sizes.clear()
+        self.removed_duplicates.clear()
         edge_key = self.scratch.get("edge_key", head.size)
         gather[blocks_for(head.size), THREADS](edge, self.key, edge_key)
         self.after("start")
@@ -82,7 +101,8 @@ def contract(n, start, head, key, level):
     """One level of the recursion: the forest edges this level adds, and the contracted graph."""
     lightest, successor = level.array("lightest", n), level.array("successor", n)
     vertex_blocks = ceil_div(n, THREADS)
-    min_outgoing_edge[vertex_blocks, THREADS](start, head, key, lightest, successor)   # 1
+    lanes = lanes_per_vertex(head.size, n)
+    min_outgoing_edge[ceil_div(n * lanes, THREADS), THREADS](start, head, key, lightest, successor, lanes)  # 1
     level.after("1 min edge")
     remove_cycles[vertex_blocks, THREADS](successor, lightest, level.forest.bits)       # 2
     level.after("2 cycles")
@@ -91,24 +111,58 @@ def contract(n, start, head, key, level):
     flag_representatives[vertex_blocks, THREADS](successor, flags)
     supervertices = exclusive_scan(flags, supervertex, level.scratch)                   # 4
     level.after("4 scan")
-    bits = max(1, int(supervertices - 1).bit_length())
+    head_bits = max(1, int(supervertices - 1).bit_length())
+    tail_bits = int(supervertices).bit_length()  # room for the self-edges' tail, ``supervertices``
     m = head.size
     label = level.array("label", n)
-    tail, pair, keep = level.array("tail", m), level.array("pair", m), level.array("keep", m)
+    tail, pair = level.array("tail", m), level.array("pair", m)
     supervertex_of[vertex_blocks, THREADS](successor, supervertex, label)
     tail_labels[vertex_blocks, THREADS](start, label, tail)
-    relabel_edges[blocks_for(m), THREADS](tail, head, label, bits, pair, keep)          # 5
-    pair, key = compact(pair, key, keep, level, "relabelled")
+    relabel_edges[blocks_for(m), THREADS](tail, head, label, supervertices, head_bits, pair)  # 5
     level.after("5 self-edges")
-    pair, key = split(pair, key, 2 * bits, level.scratch)                                # 6
+    dedup = level.duplicates.wanted(m, supervertices)
+    level.removed_duplicates.append(dedup)
+    pair, key = split(pair, key, tail_bits + head_bits, level.scratch, 0 if dedup else head_bits)  # 6
     level.after("6 split")
-    keep = level.array("keep", pair.size)
-    lightest_of_runs[blocks_for(pair.size), THREADS](pair, key, keep)
-    pair, key = compact(pair, key, keep, level, "distinct")
+    kept, between = level.array("kept", m), level.array("between", 1)
+    lightest_of_runs[blocks_for(m), THREADS](pair, key, head_bits, supervertices, dedup, kept, between)
     level.after("6 duplicates")
-    graph = new_vertex_list(pair, key, bits, level)                                     # 7
+    graph = new_vertex_list(pair, key, kept, head_bits, supervertices, level)            # 7
+    if dedup:
+        level.duplicates.found(int(between.copy_to_host()[0]), graph[2].size)
     level.after("7 vertex list")
     return graph
+
+
+def lanes_per_vertex(m, n) -> int:
+    """Threads that share one vertex's segmented min: a power of two near its mean edges over
+    ``EDGES_PER_LANE``, at most a warp (and a block); 1 while lists are short."""
+    lanes = 1
+    while 2 * lanes <= min(32, THREADS) and 2 * lanes * EDGES_PER_LANE * n <= m:
+        lanes *= 2
+    return lanes
+
+
+class Duplicates:
+    """Whether a level removes duplicate edges (the seed's optional step, done in its first
+    levels): always at the first level and at the one after a level that skipped it; after
+    one that removed them, again only if more than ``DUPLICATES_WORTH`` of its edges between
+    supervertices were duplicates, or if the edges are dense enough among the supervertices
+    (m ≥ s² / ``DENSE``) that many must be. Skipping only leaves parallel edges in the next
+    level, whose segmented min sees past them."""
+
+    def __init__(self):
+        self.last = None  # fraction of duplicates the last removing level found; None: skipped
+
+    def wanted(self, m, supervertices) -> bool:
+        want = self.last is None or self.last > DUPLICATES_WORTH or m * DENSE >= supervertices**2
+        if not want:
+            self.last = None
+        return want
+
+    def found(self, between: int, distinct: int):
+        """A removing level had ``between`` edges between supervertices, ``distinct`` pairs."""
+        self.last = (between - distinct) / max(between, 1)
 
 
 def double_pointers(n, successor, level):
@@ -123,27 +177,22 @@ def double_pointers(n, successor, level):
     level.after("3 doubling")
 
 
-def compact(pair, key, keep, level, name):
-    """The elements whose ``keep`` flag is 1, in order (a scan gives each its place)."""
-    place = level.array("place", pair.size)
-    size = exclusive_scan(keep, place, level.scratch)
-    pair_out, key_out = level.array(f"{name}_pair", size), level.array(f"{name}_key", size)
-    if size:
-        scatter_kept[blocks_for(pair.size), THREADS](pair, key, keep, place, pair_out, key_out)
-    return pair_out, key_out
-
-
-def new_vertex_list(pair, key, bits, level):
+def new_vertex_list(pair, key, kept, head_bits, supervertices, level):
+    """Step 7 with step 6's compaction: one scan of the packed flags (kept | first of its tail
+    << 32) gives every kept edge its place and every first edge of a tail its new vertex id;
+    one kernel writes the kept edges and the vertex list, one renumbers the heads."""
     m = pair.size
-    first, place = level.array("first", m), level.array("place", m)
-    flag_first_of_tail[blocks_for(m), THREADS](pair, bits, first)
-    n = exclusive_scan(first, place, level.scratch)
-    start = level.array("start", n + 1)
-    renumber = level.array("renumber", 1 << bits)
-    vertex_starts[blocks_for(m), THREADS](pair, bits, first, place, start, renumber)
-    head = level.array("head", m)
-    new_heads[blocks_for(m), THREADS](pair, bits, renumber, head)
-    return n, start, head, key
+    place = level.array("place", m)
+    total = exclusive_scan(kept, place, level.scratch)
+    edges, n = total & EDGE_MASK, total >> 32
+    pair_out, key_out = level.array("distinct_pair", edges), level.array("distinct_key", edges)
+    start, renumber = level.array("start", n + 1), level.array("renumber", supervertices)
+    head = level.array("head", edges)
+    if edges:
+        write_kept[blocks_for(m), THREADS](pair, key, kept, place, head_bits, pair_out, key_out, start,
+                                           renumber)
+        new_heads[blocks_for(edges), THREADS](pair_out, head_bits, renumber, head)
+    return n, start, head, key_out
 
 
 @cuda.jit
@@ -153,13 +202,24 @@ def gather(edge, key, out):
 
 
 @cuda.jit
-def min_outgoing_edge(start, head, key, lightest, successor):
-    u = cuda.grid(1)
+def min_outgoing_edge(start, head, key, lightest, successor, lanes):
+    """The segmented min: ``lanes`` consecutive threads share vertex u's edges (lane l takes
+    every lanes-th from the l-th), their minima meet in shared memory, the first lane writes."""
+    best_key = cuda.shared.array(THREADS, int64)
+    best_to = cuda.shared.array(THREADS, int64)
+    tid = cuda.threadIdx.x
+    u = (cuda.blockIdx.x * THREADS + tid) // lanes
+    best, to = NO_KEY, u
     if u < lightest.size:
-        best, to = NO_KEY, u
-        for j in range(start[u], start[u + 1]):
+        for j in range(start[u] + tid % lanes, start[u + 1], lanes):
             if key[j] < best:
                 best, to = key[j], head[j]
+    best_key[tid], best_to[tid] = best, to
+    cuda.syncthreads()
+    if tid % lanes == 0 and u < lightest.size:
+        for t in range(tid + 1, tid + lanes):
+            if best_key[t] < best:
+                best, to = best_key[t], best_to[t]
         lightest[u], successor[u] = best, to
 
 
@@ -215,52 +275,61 @@ def tail_labels(start, label, tail):
 
 
 @cuda.jit
-def relabel_edges(tail, head, label, bits, pair, keep):
-    """Each edge as (tail, head) supervertex ids packed in one key; self-edges flagged out."""
+def relabel_edges(tail, head, label, supervertices, head_bits, pair):
+    """Each edge as (tail, head) supervertex ids packed in one key; a self-edge's tail becomes
+    ``supervertices`` (no supervertex's id), so the split puts them all last and the
+    compaction of step 7 drops them."""
     for j in range(cuda.grid(1), head.size, cuda.gridsize(1)):
         a, b = tail[j], label[head[j]]
-        pair[j] = (a << bits) | b
-        keep[j] = 1 if a != b else 0
+        pair[j] = ((a if a != b else supervertices) << head_bits) | b
 
 
 @cuda.jit
-def scatter_kept(pair, key, keep, place, pair_out, key_out):
-    for j in range(cuda.grid(1), pair.size, cuda.gridsize(1)):
-        if keep[j]:
-            pair_out[place[j]], key_out[place[j]] = pair[j], key[j]
-
-
-@cuda.jit
-def lightest_of_runs(pair, key, keep):
-    """Parallel edges between two supervertices lie together after the split: the first of each
-    run takes the run's lightest key and is kept, the rest are not."""
-    for j in range(cuda.grid(1), pair.size, cuda.gridsize(1)):
-        keep[j] = 0
-        if j == 0 or pair[j] != pair[j - 1]:
+def lightest_of_runs(pair, key, head_bits, supervertices, dedup, kept, between):
+    """After the split, parallel edges between two supervertices lie together (when ``dedup``):
+    the first of each run takes the run's lightest key and is kept, the rest are not; self-edges
+    (last) are not kept either. kept[j] = 1 + FIRST if j is also its tail's first edge.
+    between[0]: how many edges are not self-edges (where the self-edges begin)."""
+    m = pair.size
+    for j in range(cuda.grid(1), m, cuda.gridsize(1)):
+        p = pair[j]
+        a = p >> head_bits
+        new_tail = j == 0 or (pair[j - 1] >> head_bits) != a
+        if a == supervertices:
+            kept[j] = 0
+            if new_tail:
+                between[0] = j
+            continue
+        if j == m - 1:
+            between[0] = m
+        if not dedup:
+            kept[j] = 1 + (FIRST if new_tail else 0)
+        elif j == 0 or pair[j - 1] != p:
             best, i = key[j], j + 1
-            while i < pair.size and pair[i] == pair[j]:
+            while i < m and pair[i] == p:
                 best = min(best, key[i])
                 i += 1
-            key[j], keep[j] = best, 1
+            key[j], kept[j] = best, 1 + (FIRST if new_tail else 0)
+        else:
+            kept[j] = 0
 
 
 @cuda.jit
-def flag_first_of_tail(pair, bits, first):
+def write_kept(pair, key, kept, place, head_bits, pair_out, key_out, start, renumber):
+    """The kept edges in order; each tail's first edge starts its new vertex (id from the scan)."""
     for j in range(cuda.grid(1), pair.size, cuda.gridsize(1)):
-        first[j] = 1 if j == 0 or (pair[j] >> bits) != (pair[j - 1] >> bits) else 0
+        f = kept[j]
+        if f:
+            q, v = place[j] & EDGE_MASK, place[j] >> 32
+            pair_out[q], key_out[q] = pair[j], key[j]
+            if f >= FIRST:
+                start[v] = q
+                renumber[pair[j] >> head_bits] = v
+    if cuda.grid(1) == 0:
+        start[start.size - 1] = pair_out.size
 
 
 @cuda.jit
-def vertex_starts(pair, bits, first, place, start, renumber):
+def new_heads(pair, head_bits, renumber, head):
     for j in range(cuda.grid(1), pair.size, cuda.gridsize(1)):
-        if first[j]:
-            start[place[j]] = j
-            renumber[pair[j] >> bits] = place[j]
-        if j == pair.size - 1:
-            start[start.size - 1] = pair.size
-
-
-@cuda.jit
-def new_heads(pair, bits, renumber, head):
-    for j in range(cuda.grid(1), pair.size, cuda.gridsize(1)):
-        head[j] = renumber[pair[j] & ((1 << bits) - 1)]
+        head[j] = renumber[pair[j] & ((1 << head_bits) - 1)]
