@@ -48,7 +48,7 @@ EDGE_MASK = 0xFFFFFFFF
 FIRST = 1 << 32  # a kept edge's flag when it is the first of its tail (packed above "kept")
 EDGES_PER_LANE = 1 if simulated() else 8  # the simulator's tiny graphs still share vertices
 DUPLICATES_WORTH = 0.01  # a duplicate removal that found fewer is skipped at the next level
-DENSE = 64               # m ≥ s² / DENSE: duplicates are removed whatever the last level found
+DENSE = 8  # m ≥ s² / DENSE: duplicates are removed whatever the last level found
 
 
 def run(g):
@@ -127,9 +127,8 @@ def contract(n, start, head, key, level):
     kept, between = level.array("kept", m), level.array("between", 1)
     lightest_of_runs[blocks_for(m), THREADS](pair, key, head_bits, supervertices, dedup, kept, between)
     level.after("6 duplicates")
-    graph = new_vertex_list(pair, key, kept, head_bits, supervertices, level)            # 7
-    if dedup:
-        level.duplicates.found(int(between.copy_to_host()[0]), graph[2].size)
+    graph = new_vertex_list(pair, key, kept, head_bits, supervertices, level,
+                            between if dedup else None)                             # 7
     level.after("7 vertex list")
     return graph
 
@@ -144,20 +143,27 @@ def lanes_per_vertex(m, n) -> int:
 
 
 class Duplicates:
-    """Whether a level removes duplicate edges (the seed's optional step, done in its first
-    levels): always at the first level and at the one after a level that skipped it; after
-    one that removed them, again only if more than ``DUPLICATES_WORTH`` of its edges between
-    supervertices were duplicates, or if the edges are dense enough among the supervertices
-    (m ≥ s² / ``DENSE``) that many must be. Skipping only leaves parallel edges in the next
-    level, whose segmented min sees past them."""
+    """Whether a level removes duplicate edges (optional in the seed, which does it in its first
+    levels only). Always where the edges are dense among the supervertices (m ≥ s² / ``DENSE``:
+    many pairs must repeat); otherwise not at the first level (parallel edges between its
+    supervertices of a few vertices each are rare, save on meshes), always at the next one (to
+    see), and then only while the last level that removed them found more than
+    ``DUPLICATES_WORTH`` of its edges between supervertices to be duplicates. A level that
+    skips the step leaves parallel edges to the next level's segmented min, which sees past
+    them; the answer is the same."""
 
     def __init__(self):
-        self.last = None  # fraction of duplicates the last removing level found; None: skipped
+        self.levels = 0
+        self.last = None  # fraction of duplicates the last removing level found; None: none yet
 
     def wanted(self, m, supervertices) -> bool:
-        want = self.last is None or self.last > DUPLICATES_WORTH or m * DENSE >= supervertices**2
-        if not want:
-            self.last = None
+        if m * DENSE >= supervertices**2:
+            want = True
+        elif self.last is None:
+            want = self.levels > 0
+        else:
+            want = self.last > DUPLICATES_WORTH
+        self.levels += 1
         return want
 
     def found(self, between: int, distinct: int):
@@ -177,14 +183,18 @@ def double_pointers(n, successor, level):
     level.after("3 doubling")
 
 
-def new_vertex_list(pair, key, kept, head_bits, supervertices, level):
+def new_vertex_list(pair, key, kept, head_bits, supervertices, level, between=None):
     """Step 7 with step 6's compaction: one scan of the packed flags (kept | first of its tail
     << 32) gives every kept edge its place and every first edge of a tail its new vertex id;
-    one kernel writes the kept edges and the vertex list, one renumbers the heads."""
+    one kernel writes the kept edges and the vertex list, one renumbers the heads. ``between``
+    (where duplicates were removed): the device count of edges between supervertices, read
+    while the scan's total has the GPU drained anyway."""
     m = pair.size
     place = level.array("place", m)
     total = exclusive_scan(kept, place, level.scratch)
     edges, n = total & EDGE_MASK, total >> 32
+    if between is not None:
+        level.duplicates.found(int(between.copy_to_host()[0]), edges)
     pair_out, key_out = level.array("distinct_pair", edges), level.array("distinct_key", edges)
     start, renumber = level.array("start", n + 1), level.array("renumber", supervertices)
     head = level.array("head", edges)

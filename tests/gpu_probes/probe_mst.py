@@ -184,7 +184,8 @@ def boruvka_details(label, g):
             level += 1
             per_level.append([])
     for i, (size, level_steps) in enumerate(zip(levels.sizes, per_level)):
-        print(f"gpu-boruvka {label} level {i} (vertices, edges) {size}: {by_step(level_steps)}", flush=True)
+        print(f"gpu-boruvka {label} level {i} (vertices, edges) {size} duplicates removed "
+              f"{levels.removed_duplicates[i]}: {by_step(level_steps)}", flush=True)
     print(f"gpu-boruvka {label} after the levels: {by_step(per_level[-1])}", flush=True)
 
 
