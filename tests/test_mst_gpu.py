@@ -73,19 +73,26 @@ def test_scan_and_split_primitives():
         np.testing.assert_array_equal(v.copy_to_host(), order)
 
 
-def test_boruvka_skipping_duplicate_removal_returns_kruskals_forest(monkeypatch):
-    """Duplicate removal is optional (the seed's word): a level that skips it leaves parallel
-    edges, and self-edges marked for the split, to the next level's segmented min."""
+THREE_LEVELS = 40 if SIM else 100_003  # with m = 2n: parallel edges left to a third level
+
+
+@pytest.mark.parametrize("n,seed,m", [(n, seed, 3 * n) for n, seed in SIZES[1:]]
+                         + [(THREE_LEVELS, 4, 2 * THREE_LEVELS)])
+def test_boruvka_skipping_duplicate_removal_returns_kruskals_forest(monkeypatch, n, seed, m):
+    """Duplicate removal is optional (the seed's word): a level that skips it merges vertices by
+    a split of the vertices, leaving parallel edges to the next level's segmented min."""
     monkeypatch.setattr(gpu_boruvka, "DUPLICATES_WORTH", 1.0)  # never worth it by what it found
     monkeypatch.setattr(gpu_boruvka, "DENSE", 0)               # nor by density
-    n = 40 if SIM else 100_003  # three levels or more, parallel edges left to the second and third
-    rows, cols, w = awkward_edges(n, 4, m=2 * n, weights=(-2, 3))
+    rows, cols, w = awkward_edges(n, seed, m=m, weights=(-2, 3))
     graph = prepare(as_coo(n, rows, cols, w))
     levels = gpu_boruvka.Levels(graph)
     levels.solve()
-    assert levels.removed_duplicates[:3] == [False, True, False]
+    # the first level skips, the next looks, then none is worth it: both paths, one after the other
+    assert levels.removed_duplicates[:3] == [False, True, False][:len(levels.sizes)]
     np.testing.assert_array_equal(np.sort(levels.forest.ids_to_host()),
                                   spanning_forest(graph, "cpu-kruskal").edge_ids)
+    if n == THREE_LEVELS:
+        assert len(levels.sizes) >= 3
 
 
 def ruler_path(k: int):

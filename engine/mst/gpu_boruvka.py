@@ -7,12 +7,13 @@ ever smaller graphs (vertex list ``start``, edge list ``head``/``key`` grouped b
     of the two becomes a representative (S(u) = u); every other vertex's edge is in the forest;
  3. representatives by pointer doubling, S(u) ← S(S(u)) until nothing changes;
  4. supervertex ids by an exclusive scan of the representative flags;
- 5. self-edge removal: edges relabelled to supervertex ids, each packed as one (tail, head) key;
-    a self-edge gets tail ``supervertices`` (no supervertex), which the split puts last;
+ 5. self-edge removal: edges relabelled to supervertex ids (a self-edge flagged out);
  6. duplicate-edge removal by split: edges split (stable radix) on (tail, head) supervertex ids,
-    the lightest of each run of equal pairs kept, the self-edges' run not;
- 7. the new vertex list by a scan over the edge list (supervertices with no edges left are
-    whole trees and drop out);
+    the lightest of each run of equal pairs kept — or, at a level that skips this optional step
+    (``Duplicates``), the seed's merge of the vertices into supervertices by a split of the
+    vertices (O(V)) on their supervertex ids, each vertex's edges moving with it;
+ 7. the new vertex list by a scan (supervertices with no edges left are whole trees and drop
+    out);
  8. recursion until no edge is left.
 
 Every vertex of a level with an edge is joined to another (edges are distinct by key, so the
@@ -24,16 +25,23 @@ Speed without leaving those steps: every array a level needs comes from the grap
 ``Scratch`` (the first level's allocations serve all later levels and solves); pointer doubling
 learns whether a step changed anything one step late (``LaggedCounts``), so it queues steps
 without draining the GPU each time; and the split is a tiled radix sort whose writes coalesce
-(``gpu_primitives``). Steps 5–7 share one compaction, as in the seed's own figure (self-edges
-marked, split, first of each distinct pair picked, compacted): the scan that places the kept
-edges also numbers the new vertices (its flags packed: kept | first of its tail << 32), so a
-level drains the GPU twice (the supervertex count, the kept edges and vertices), not four
-times. Duplicate removal is optional in the seed ("done in initial iterations only"): here a
-level skips it — the split then sorts by tail only, half the passes — when the last level
-that removed duplicates found almost none and the edges are sparse among the supervertices
-(``Duplicates``; on a uniform random graph the first levels find almost none, while a grid's
-neighbouring supervertices share many edges from the start). The segmented min of step 1
-shares a vertex's edges among several threads where lists are long (the later levels).
+(``gpu_primitives``).
+
+Where duplicates are removed (``contract``), steps 5–7 share one compaction, as in the seed's
+own figure (self-edges marked, split, first of each distinct pair picked, compacted): a
+self-edge's tail becomes ``supervertices`` (no supervertex's id), so the split puts the
+self-edges last and the compaction drops them, and the scan that places the kept edges also
+numbers the new vertices (its flags packed: kept | first of its tail << 32). Where they are
+not (``merge_vertices``), no edge is sorted at all: a scan places each vertex's kept edges
+among its own, the vertices are split by supervertex, a scan of their kept-edge counts in that
+order says where each vertex's edges go and where each supervertex's run begins, and one pass
+moves every kept edge there, its head renumbered. Either way a level drains the GPU twice (the
+supervertex count; the new edge and vertex counts), not four times. Duplicate removal is
+optional in the seed ("done in initial iterations only"): on a uniform random graph the first
+levels find almost none, while a grid's neighbouring supervertices share many edges from the
+start; ``Duplicates`` says which levels do it. The segmented min of step 1, and the per-vertex
+passes of ``merge_vertices``, share a vertex's edges among several threads where lists are
+long (the later levels).
 """
 
 import numpy as np
@@ -49,6 +57,7 @@ FIRST = 1 << 32  # a kept edge's flag when it is the first of its tail (packed a
 EDGES_PER_LANE = 1 if simulated() else 8  # the simulator's tiny graphs still share vertices
 DUPLICATES_WORTH = 0.01  # a duplicate removal that found fewer is skipped at the next level
 DENSE = 8  # m ≥ s² / DENSE: duplicates are removed whatever the last level found
+FIRST_LOOK = 1  # the level that removes them to see how many there are (None: only where dense)
 
 
 def run(g):
@@ -115,22 +124,63 @@ def contract(n, start, head, key, level):
     tail_bits = int(supervertices).bit_length()  # room for the self-edges' tail, ``supervertices``
     m = head.size
     label = level.array("label", n)
-    tail, pair = level.array("tail", m), level.array("pair", m)
     supervertex_of[vertex_blocks, THREADS](successor, supervertex, label)
+    dedup = level.duplicates.wanted(m, supervertices)
+    level.removed_duplicates.append(dedup)
+    if not dedup:
+        return merge_vertices(n, start, head, key, label, supervertices, head_bits, level)
+    tail, pair = level.array("tail", m), level.array("pair", m)
     tail_labels[vertex_blocks, THREADS](start, label, tail)
     relabel_edges[blocks_for(m), THREADS](tail, head, label, supervertices, head_bits, pair)  # 5
     level.after("5 self-edges")
-    dedup = level.duplicates.wanted(m, supervertices)
-    level.removed_duplicates.append(dedup)
-    pair, key = split(pair, key, tail_bits + head_bits, level.scratch, 0 if dedup else head_bits)  # 6
+    pair, key = split(pair, key, tail_bits + head_bits, level.scratch)                    # 6
     level.after("6 split")
     kept, between = level.array("kept", m), level.array("between", 1)
-    lightest_of_runs[blocks_for(m), THREADS](pair, key, head_bits, supervertices, dedup, kept, between)
+    lightest_of_runs[blocks_for(m), THREADS](pair, key, head_bits, supervertices, kept, between)
     level.after("6 duplicates")
-    graph = new_vertex_list(pair, key, kept, head_bits, supervertices, level,
-                            between if dedup else None)                             # 7
+    graph = new_vertex_list(pair, key, kept, head_bits, supervertices, between, level)     # 7
     level.after("7 vertex list")
     return graph
+
+
+def merge_vertices(n, start, head, key, label, supervertices, head_bits, level):
+    """Steps 5–7 at a level that keeps duplicates: the seed's merge of vertices into
+    supervertices by a split of the *vertices* on their supervertex ids (O(V)), the edges then
+    moved with their tail vertex — no split of the edges. Self-edges are flagged (5) and a scan
+    places each vertex's other edges among its own; the vertices split by supervertex (6) and a
+    scan of their kept edge counts in that order gives each vertex where its edges go, each
+    supervertex where its run starts; a scan over the supervertices that have edges numbers
+    them (7), and one pass moves every kept edge, its head renumbered, to its place."""
+    m = head.size
+    lanes = lanes_per_vertex(m, n)
+    lane_blocks, vertex_blocks = ceil_div(n * lanes, THREADS), ceil_div(n, THREADS)
+    kept, place = level.array("kept", m), level.array("place", m)
+    flag_between[lane_blocks, THREADS](start, head, label, lanes, kept)                  # 5
+    exclusive_scan(kept, place, level.scratch, total=False)
+    level.after("5 self-edges")
+    vertex_keys, vertex_ids = level.array("vertex_keys", n), level.array("vertex_ids", n)
+    keys_and_ids[vertex_blocks, THREADS](label, vertex_keys, vertex_ids)
+    by_supervertex, order = split(vertex_keys, vertex_ids, head_bits, level.scratch)      # 6
+    level.after("6 split")
+    degree, base = level.array("degree", n), level.array("base", n)
+    first = level.array("first_vertex", supervertices + 1)
+    sorted_degrees[vertex_blocks, THREADS](order, by_supervertex, start, kept, place, degree, first)
+    exclusive_scan(degree, base, level.scratch, total=False)
+    has, rank = level.array("has_edges", supervertices), level.array("rank", supervertices)
+    edge_total = level.array("edge_total", 1)
+    super_blocks = ceil_div(supervertices, THREADS)
+    supervertex_has_edges[super_blocks, THREADS](first, base, kept, place, has, edge_total)
+    n_new = exclusive_scan(has, rank, level.scratch)                                      # 7
+    edges = int(edge_total.copy_to_host()[0])
+    parity = len(level.sizes) % 2
+    start_new = level.array(f"start{parity}", n_new + 1)
+    head_new, key_new = level.array(f"head{parity}", edges), level.array(f"key{parity}", edges)
+    if n_new:
+        supervertex_starts[super_blocks, THREADS](first, base, has, rank, edge_total, start_new)
+        move_edges[ceil_div(n * lanes, THREADS), THREADS](order, base, start, head, key, kept, place, label,
+                                                         rank, lanes, head_new, key_new)
+    level.after("7 vertex list")
+    return n_new, start_new, head_new, key_new
 
 
 def lanes_per_vertex(m, n) -> int:
@@ -145,9 +195,9 @@ def lanes_per_vertex(m, n) -> int:
 class Duplicates:
     """Whether a level removes duplicate edges (optional in the seed, which does it in its first
     levels only). Always where the edges are dense among the supervertices (m ≥ s² / ``DENSE``:
-    many pairs must repeat); otherwise not at the first level (parallel edges between its
-    supervertices of a few vertices each are rare, save on meshes), always at the next one (to
-    see), and then only while the last level that removed them found more than
+    many pairs must repeat); otherwise not before level ``FIRST_LOOK`` (parallel edges between
+    the first level's supervertices of a few vertices each are rare, save on meshes), at that
+    level to see, and then only while the last level that removed them found more than
     ``DUPLICATES_WORTH`` of its edges between supervertices to be duplicates. A level that
     skips the step leaves parallel edges to the next level's segmented min, which sees past
     them; the answer is the same."""
@@ -160,7 +210,7 @@ class Duplicates:
         if m * DENSE >= supervertices**2:
             want = True
         elif self.last is None:
-            want = self.levels > 0
+            want = self.levels == FIRST_LOOK
         else:
             want = self.last > DUPLICATES_WORTH
         self.levels += 1
@@ -183,21 +233,22 @@ def double_pointers(n, successor, level):
     level.after("3 doubling")
 
 
-def new_vertex_list(pair, key, kept, head_bits, supervertices, level, between=None):
+def new_vertex_list(pair, key, kept, head_bits, supervertices, between, level):
     """Step 7 with step 6's compaction: one scan of the packed flags (kept | first of its tail
     << 32) gives every kept edge its place and every first edge of a tail its new vertex id;
-    one kernel writes the kept edges and the vertex list, one renumbers the heads. ``between``
-    (where duplicates were removed): the device count of edges between supervertices, read
-    while the scan's total has the GPU drained anyway."""
+    one kernel writes the kept edges and the vertex list, one renumbers the heads. ``between``:
+    the device count of edges between supervertices, read while the scan's total has the GPU
+    drained anyway. Outputs alternate between two buffers a name by level, so that none is
+    an input of the same level."""
     m = pair.size
     place = level.array("place", m)
     total = exclusive_scan(kept, place, level.scratch)
     edges, n = total & EDGE_MASK, total >> 32
-    if between is not None:
-        level.duplicates.found(int(between.copy_to_host()[0]), edges)
-    pair_out, key_out = level.array("distinct_pair", edges), level.array("distinct_key", edges)
-    start, renumber = level.array("start", n + 1), level.array("renumber", supervertices)
-    head = level.array("head", edges)
+    level.duplicates.found(int(between.copy_to_host()[0]), edges)
+    parity = len(level.sizes) % 2
+    pair_out, key_out = level.array("distinct_pair", edges), level.array(f"key{parity}", edges)
+    start, renumber = level.array(f"start{parity}", n + 1), level.array("renumber", supervertices)
+    head = level.array(f"head{parity}", edges)
     if edges:
         write_kept[blocks_for(m), THREADS](pair, key, kept, place, head_bits, pair_out, key_out, start,
                                            renumber)
@@ -295,8 +346,8 @@ def relabel_edges(tail, head, label, supervertices, head_bits, pair):
 
 
 @cuda.jit
-def lightest_of_runs(pair, key, head_bits, supervertices, dedup, kept, between):
-    """After the split, parallel edges between two supervertices lie together (when ``dedup``):
+def lightest_of_runs(pair, key, head_bits, supervertices, kept, between):
+    """After the split, parallel edges between two supervertices lie together:
     the first of each run takes the run's lightest key and is kept, the rest are not; self-edges
     (last) are not kept either. kept[j] = 1 + FIRST if j is also its tail's first edge.
     between[0]: how many edges are not self-edges (where the self-edges begin)."""
@@ -312,9 +363,7 @@ def lightest_of_runs(pair, key, head_bits, supervertices, dedup, kept, between):
             continue
         if j == m - 1:
             between[0] = m
-        if not dedup:
-            kept[j] = 1 + (FIRST if new_tail else 0)
-        elif j == 0 or pair[j - 1] != p:
+        if j == 0 or pair[j - 1] != p:
             best, i = key[j], j + 1
             while i < m and pair[i] == p:
                 best = min(best, key[i])
@@ -322,6 +371,84 @@ def lightest_of_runs(pair, key, head_bits, supervertices, dedup, kept, between):
             key[j], kept[j] = best, 1 + (FIRST if new_tail else 0)
         else:
             kept[j] = 0
+
+
+@cuda.jit(device=True)
+def kept_before(x, kept, place):
+    """How many kept edges lie before edge x (x = m: all of them)."""
+    m = kept.size
+    return place[x] if x < m else place[m - 1] + kept[m - 1]
+
+
+@cuda.jit
+def flag_between(start, head, label, lanes, kept):
+    """kept[j] = 1 unless edge j joins two vertices of one supervertex (``lanes`` threads a
+    vertex, as in the segmented min)."""
+    t = cuda.grid(1)
+    u = t // lanes
+    if u < label.size:
+        a = label[u]
+        for j in range(start[u] + t % lanes, start[u + 1], lanes):
+            kept[j] = 1 if label[head[j]] != a else 0
+
+
+@cuda.jit
+def keys_and_ids(label, keys, ids):
+    u = cuda.grid(1)
+    if u < label.size:
+        keys[u], ids[u] = label[u], u
+
+
+@cuda.jit
+def sorted_degrees(order, by_supervertex, start, kept, place, degree, first):
+    """degree[i]: kept edges of the i-th vertex in supervertex order; first[s]: where
+    supervertex s's vertices begin in that order (every supervertex has its representative),
+    first[supervertices] = n."""
+    i = cuda.grid(1)
+    n = order.size
+    if i < n:
+        u = order[i]
+        degree[i] = kept_before(start[u + 1], kept, place) - kept_before(start[u], kept, place)
+        if i == 0 or by_supervertex[i - 1] != by_supervertex[i]:
+            first[by_supervertex[i]] = i
+        if i == n - 1:
+            first[first.size - 1] = n
+
+
+@cuda.jit
+def supervertex_has_edges(first, base, kept, place, has, edge_total):
+    """has[s] = 1 if supervertex s keeps an edge; edge_total[0]: the kept edges."""
+    s = cuda.grid(1)
+    total = kept_before(kept.size, kept, place)
+    if s < has.size:
+        end = base[first[s + 1]] if first[s + 1] < base.size else total
+        has[s] = 1 if end > base[first[s]] else 0
+    if s == 0:
+        edge_total[0] = total
+
+
+@cuda.jit
+def supervertex_starts(first, base, has, rank, edge_total, start):
+    s = cuda.grid(1)
+    if s < has.size and has[s]:
+        start[rank[s]] = base[first[s]]
+    if s == 0:
+        start[start.size - 1] = edge_total[0]
+
+
+@cuda.jit
+def move_edges(order, base, start, head, key, kept, place, label, rank, lanes, head_out, key_out):
+    """The i-th vertex in supervertex order (``lanes`` threads) moves its kept edges, in order,
+    to base[i] on; each head becomes its supervertex's new id."""
+    t = cuda.grid(1)
+    i = t // lanes
+    if i < order.size:
+        u = order[i]
+        shift = base[i] - kept_before(start[u], kept, place)
+        for j in range(start[u] + t % lanes, start[u + 1], lanes):
+            if kept[j]:
+                q = place[j] + shift
+                head_out[q], key_out[q] = rank[label[head[j]]], key[j]
 
 
 @cuda.jit

@@ -174,7 +174,7 @@ def chain_depths(g) -> list:
     return seen
 
 
-def boruvka_details(label, g):
+def boruvka_details(label, g, kruskal):
     levels, steps = solved_with_events(lambda record: gpu_boruvka.Levels(g, after=record))
     print(f"gpu-boruvka {label} steps (ms, CUDA events, one solve): {by_step(steps)}", flush=True)
     level, per_level = 0, [[]]
@@ -187,6 +187,30 @@ def boruvka_details(label, g):
         print(f"gpu-boruvka {label} level {i} (vertices, edges) {size} duplicates removed "
               f"{levels.removed_duplicates[i]}: {by_step(level_steps)}", flush=True)
     print(f"gpu-boruvka {label} after the levels: {by_step(per_level[-1])}", flush=True)
+    for name, settings in BORUVKA_SETTINGS[:1] if simulated() else BORUVKA_SETTINGS:  # ~30 s a solve there
+        saved = {k: getattr(gpu_boruvka, k) for k in settings}
+        try:
+            for k, value in settings.items():
+                setattr(gpu_boruvka, k, value)
+            solves = [get_variant("gpu-boruvka").run(g)[1] for _ in range(3)]
+            ids = get_variant("gpu-boruvka").run(g)[0]
+        finally:
+            for k, value in saved.items():
+                setattr(gpu_boruvka, k, value)
+        print(f"gpu-boruvka {label} {name} {settings}: solve {ms(statistics.median(solves))} ms "
+              f"(median of 3); same forest {np.array_equal(np.sort(ids), kruskal.edge_ids)}", flush=True)
+
+
+# gpu-boruvka's knobs, one setting at a time against the defaults (the row above them)
+BORUVKA_SETTINGS = [
+    ("duplicates removed at every level (the edges split at every level)", {"DENSE": 2**62}),
+    ("duplicates removed only where dense", {"FIRST_LOOK": None}),
+    ("duplicates removed only where dense, 1/2", {"FIRST_LOOK": None, "DENSE": 2}),
+    ("duplicates removed only where dense, 1/32", {"FIRST_LOOK": None, "DENSE": 32}),
+    ("one thread a vertex's segmented min", {"EDGES_PER_LANE": 2**40}),
+    ("lanes of 4 edges", {"EDGES_PER_LANE": 4}),
+    ("lanes of 16 edges", {"EDGES_PER_LANE": 16}),
+]
 
 
 def main():
@@ -197,7 +221,10 @@ def main():
         kruskal = reference(label, g)
         for variant in VARIANTS:
             measure(label, g, variant, kruskal)
-            (fast_details if variant == "gpu-fast-mst" else boruvka_details)(label, g)
+            if variant == "gpu-fast-mst":
+                fast_details(label, g)
+            else:
+                boruvka_details(label, g, kruskal)
         g.device.clear()
         del g
     print(f"probe done in {time.perf_counter() - began:.0f} s", flush=True)
