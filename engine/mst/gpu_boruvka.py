@@ -49,12 +49,12 @@ from numba import cuda, int64
 
 from ..gpu_device import simulated
 from ..gpu_launch import THREADS, blocks_for, bounded_rounds, ceil_div, timed_on_device
-from .gpu_common import NO_KEY, Forest, LaggedCounts, halving_rounds, mark_in_forest, scratch, upload
+from .gpu_common import NO_KEY, Forest, LaggedCounts, halving_rounds, mark_in_forest, scratch
 from .gpu_primitives import exclusive_scan, split
 
 EDGE_MASK = 0xFFFFFFFF
 FIRST = 1 << 32  # a kept edge's flag when it is the first of its tail (packed above "kept")
-EDGES_PER_LANE = 1 if simulated() else 8  # the simulator's tiny graphs still share vertices
+EDGES_PER_LANE = 1 if simulated() else 4  # the simulator's tiny graphs still share vertices
 DUPLICATES_WORTH = 0.01  # a duplicate removal that found fewer is skipped at the next level
 DENSE = 8  # m ≥ s² / DENSE: duplicates are removed whatever the last level found
 FIRST_LOOK = 1  # the level that removes them to see how many there are (None: only where dense)
@@ -68,15 +68,25 @@ def run(g):
     return levels.forest.ids_to_host(), seconds, f"{len(levels.sizes)} levels"
 
 
+def resident(g):
+    """The graph on the device as the seed's levels read it, made once and kept on the graph:
+    vertex list, edge list (both directions, grouped by tail) and a key per edge-list entry
+    (the seed's weight list)."""
+    if "adjacency" not in g.device:
+        g.device["adjacency"] = tuple(cuda.to_device(a) for a in g.adjacency())
+    if "adjacency_key" not in g.device:
+        g.device["adjacency_key"] = cuda.to_device(g.key[g.adjacency()[2]])
+    start, head, _ = g.device["adjacency"]
+    return start, head, g.device["adjacency_key"]
+
+
 class Levels:
     """One solve of graph ``g``: its device arrays and the recursion. ``after(step)`` is called
     after each step is queued (the numbered steps' names), for a probe's CUDA events."""
 
     def __init__(self, g, after=None):
         self.g = g
-        if "adjacency" not in g.device:
-            g.device["adjacency"] = tuple(cuda.to_device(a) for a in g.adjacency())
-        self.key = upload(g)[2]
+        self.start, self.head, self.key = resident(g)  # the key is never written (see contract)
         self.forest = Forest(g)
         self.scratch = scratch(g)
         self.changed = LaggedCounts(g, "doubling", halving_rounds(g.n) + 1)
@@ -85,15 +95,13 @@ class Levels:
         self.removed_duplicates = []  # whether each level removed duplicate edges
 
     def solve(self):
-        start, head, edge = self.g.device["adjacency"]
+        start, head = self.start, self.head
         self.forest.clear()
         self.duplicates = Duplicates()
         self.sizes.clear()
         self.removed_duplicates.clear()
-        edge_key = self.scratch.get("edge_key", head.size)
-        gather[blocks_for(head.size), THREADS](edge, self.key, edge_key)
         self.after("start")
-        graph = (self.g.n, start, head, edge_key)
+        graph = (self.g.n, start, head, self.key)
         for _ in bounded_rounds(halving_rounds(self.g.n), "gpu-boruvka's levels"):
             if not graph[2].size:
                 break
@@ -129,6 +137,9 @@ def contract(n, start, head, key, level):
     level.removed_duplicates.append(dedup)
     if not dedup:
         return merge_vertices(n, start, head, key, label, supervertices, head_bits, level)
+    if key is level.key:  # the graph's own keys: the split below would use them as scratch
+        key = level.array("edge_key", m)
+        key.copy_to_device(level.key)
     tail, pair = level.array("tail", m), level.array("pair", m)
     tail_labels[vertex_blocks, THREADS](start, label, tail)
     relabel_edges[blocks_for(m), THREADS](tail, head, label, supervertices, head_bits, pair)  # 5
@@ -254,12 +265,6 @@ def new_vertex_list(pair, key, kept, head_bits, supervertices, between, level):
                                            renumber)
         new_heads[blocks_for(edges), THREADS](pair_out, head_bits, renumber, head)
     return n, start, head, key_out
-
-
-@cuda.jit
-def gather(edge, key, out):
-    for j in range(cuda.grid(1), out.size, cuda.gridsize(1)):
-        out[j] = key[edge[j]]
 
 
 @cuda.jit
