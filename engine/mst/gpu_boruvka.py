@@ -119,7 +119,8 @@ def contract(n, start, head, key, level):
     lightest, successor = level.array("lightest", n), level.array("successor", n)
     vertex_blocks = ceil_div(n, THREADS)
     lanes = lanes_per_vertex(head.size, n)
-    min_outgoing_edge[ceil_div(n * lanes, THREADS), THREADS](start, head, key, lightest, successor, lanes)  # 1
+    min_outgoing_edge[ceil_div(n * lanes, THREADS), THREADS](start, head, key, lightest, successor,
+                                                             lanes)                     # 1
     level.after("1 min edge")
     remove_cycles[vertex_blocks, THREADS](successor, lightest, level.forest.bits)       # 2
     level.after("2 cycles")
@@ -188,8 +189,8 @@ def merge_vertices(n, start, head, key, label, supervertices, head_bits, level):
     head_new, key_new = level.array(f"head{parity}", edges), level.array(f"key{parity}", edges)
     if n_new:
         supervertex_starts[super_blocks, THREADS](first, base, has, rank, edge_total, start_new)
-        move_edges[ceil_div(n * lanes, THREADS), THREADS](order, base, start, head, key, kept, place, label,
-                                                         rank, lanes, head_new, key_new)
+        move_edges[lane_blocks, THREADS](order, base, start, head, key, kept, place, label, rank, lanes,
+                                         head_new, key_new)
     level.after("7 vertex list")
     return n_new, start_new, head_new, key_new
 
