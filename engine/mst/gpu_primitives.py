@@ -133,10 +133,9 @@ def _add_tile_offsets(out, offsets):
             out[i] += offsets[cuda.blockIdx.x]
 
 
-def split(keys, values, bits: int, scratch=None, low: int = 0):
-    """``keys`` (int64 in [0, 2^bits)) and ``values`` stably sorted by the key's bits ``low`` …
-    ``bits`` − 1 (all of them by default; bits below ``low`` keep their order); returns the
-    sorted pair (the inputs, or scratch buffers named "split_*")."""
+def split(keys, values, bits: int, scratch=None):
+    """``keys`` (int64 in [0, 2^bits)) and ``values`` stably sorted by key; returns the sorted
+    pair (the inputs, or scratch buffers named "split_*")."""
     n = keys.size
     if n == 0:  # a launch of no blocks is an error on a GPU
         return keys, values
@@ -146,7 +145,7 @@ def split(keys, values, bits: int, scratch=None, low: int = 0):
     offsets = scratch.get("split_offsets", BUCKETS * tiles)
     spare_keys = scratch.get("split_keys", n)
     spare_values = scratch.get("split_values", n)
-    for shift in range(low, bits, DIGIT_BITS):
+    for shift in range(0, bits, DIGIT_BITS):
         _tile_histograms[tiles, THREADS](keys, shift, counts)
         exclusive_scan(counts, offsets, scratch, total=False)
         _scatter_tiles[tiles, THREADS](keys, values, shift, min(DIGIT_BITS, bits - shift), offsets,
