@@ -141,9 +141,9 @@ def contract(n, start, head, key, level):
     if key is level.key:  # the graph's own keys: the split below would use them as scratch
         key = level.array("edge_key", m)
         key.copy_to_device(level.key)
-    tail, pair = level.array("tail", m), level.array("pair", m)
-    tail_labels[vertex_blocks, THREADS](start, label, tail)
-    relabel_edges[blocks_for(m), THREADS](tail, head, label, supervertices, head_bits, pair)  # 5
+    pair = level.array("pair", m)
+    relabel_edges[ceil_div(n * lanes, THREADS), THREADS](start, head, label, supervertices, head_bits,
+                                                         lanes, pair)                   # 5
     level.after("5 self-edges")
     pair, key = split(pair, key, tail_bits + head_bits, level.scratch)                    # 6
     level.after("6 split")
@@ -332,23 +332,17 @@ def supervertex_of(successor, supervertex, label):
 
 
 @cuda.jit
-def tail_labels(start, label, tail):
-    """tail[j]: the supervertex id of edge j's tail (the edges of u are start[u] … start[u+1])."""
-    u = cuda.grid(1)
-    if u < start.size - 1:
+def relabel_edges(start, head, label, supervertices, head_bits, lanes, pair):
+    """Each edge as (tail, head) supervertex ids packed in one key (``lanes`` threads a vertex,
+    as in the segmented min); a self-edge's tail becomes ``supervertices`` (no supervertex's
+    id), so the split puts them all last and the compaction of step 7 drops them."""
+    t = cuda.grid(1)
+    u = t // lanes
+    if u < label.size:
         a = label[u]
-        for j in range(start[u], start[u + 1]):
-            tail[j] = a
-
-
-@cuda.jit
-def relabel_edges(tail, head, label, supervertices, head_bits, pair):
-    """Each edge as (tail, head) supervertex ids packed in one key; a self-edge's tail becomes
-    ``supervertices`` (no supervertex's id), so the split puts them all last and the
-    compaction of step 7 drops them."""
-    for j in range(cuda.grid(1), head.size, cuda.gridsize(1)):
-        a, b = tail[j], label[head[j]]
-        pair[j] = ((a if a != b else supervertices) << head_bits) | b
+        for j in range(start[u] + t % lanes, start[u + 1], lanes):
+            b = label[head[j]]
+            pair[j] = ((a if a != b else supervertices) << head_bits) | b
 
 
 @cuda.jit
