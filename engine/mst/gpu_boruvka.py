@@ -39,9 +39,10 @@ moves every kept edge there, its head renumbered. Either way a level drains the 
 supervertex count; the new edge and vertex counts), not four times. Duplicate removal is
 optional in the seed ("done in initial iterations only"): on a uniform random graph the first
 levels find almost none, while a grid's neighbouring supervertices share many edges from the
-start; ``Duplicates`` says which levels do it. The segmented min of step 1, and the per-vertex
-passes of ``merge_vertices``, share a vertex's edges among several threads where lists are
-long (the later levels).
+start; ``Duplicates`` says which levels do it. The segmented min of step 1, the relabelling
+and the per-vertex passes of ``merge_vertices`` share a vertex's edges among several threads
+where lists are long (``lanes_per_vertex``). The edge list's keys (the seed's weight list) are
+made once with the adjacency and kept on the graph (``resident``).
 """
 
 import numpy as np
