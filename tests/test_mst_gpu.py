@@ -83,6 +83,7 @@ def test_boruvka_skipping_duplicate_removal_returns_kruskals_forest(monkeypatch,
     a split of the vertices, leaving parallel edges to the next level's segmented min."""
     monkeypatch.setattr(gpu_boruvka, "DUPLICATES_WORTH", 1.0)  # never worth it by what it found
     monkeypatch.setattr(gpu_boruvka, "DENSE", 0)               # nor by density
+    monkeypatch.setattr(gpu_boruvka, "FIRST_LOOK", 1)          # but looked at once, at level 1
     rows, cols, w = awkward_edges(n, seed, m=m, weights=(-2, 3))
     graph = prepare(as_coo(n, rows, cols, w))
     levels = gpu_boruvka.Levels(graph)
