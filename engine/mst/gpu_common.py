@@ -6,7 +6,7 @@ only the k chosen ids travel back to the host (int32, into pinned memory)."""
 import numpy as np
 from numba import cuda
 
-from ..gpu_launch import THREADS, blocks_for, marker_event
+from ..gpu_launch import THREADS, blocks_for, kept_buffer, marker_event
 from .gpu_primitives import Scratch, exclusive_scan
 
 NO_KEY = np.int64(2**63 - 1)  # above every order_keys key: "no edge yet"
@@ -18,14 +18,6 @@ def upload(g):
     if "edges" not in g.device:
         g.device["edges"] = tuple(cuda.to_device(a) for a in (g.u, g.v, g.key))
     return g.device["edges"]
-
-
-def buffer(g, name: str, size: int, dtype):
-    """A device array kept on the graph between solves (reallocated when its size changes)."""
-    b = g.device.get(("buffer", name))
-    if b is None or b.size != max(size, 1) or b.dtype != np.dtype(dtype):
-        b = g.device[("buffer", name)] = cuda.device_array(max(size, 1), dtype)
-    return b
 
 
 def scratch(g) -> Scratch:
@@ -49,11 +41,11 @@ class Forest:
 
     def __init__(self, g):
         words = -(-g.m // WORD)
-        self.bits = buffer(g, "forest_bits", words, np.uint32)
-        self.counts = buffer(g, "forest_counts", words, np.int64)
-        self.offsets = buffer(g, "forest_offsets", words, np.int64)
+        self.bits = kept_buffer(g, "forest_bits", words, np.uint32)
+        self.counts = kept_buffer(g, "forest_counts", words, np.int64)
+        self.offsets = kept_buffer(g, "forest_offsets", words, np.int64)
         id_type = np.int32 if g.m < 2**31 else np.int64  # half the copy back on any real graph
-        self.ids = buffer(g, "forest_ids", max(g.n - 1, 1), id_type)
+        self.ids = kept_buffer(g, "forest_ids", max(g.n - 1, 1), id_type)
         if ("pinned", "forest_ids") not in g.device or g.device["pinned", "forest_ids"].size != self.ids.size:
             g.device["pinned", "forest_ids"] = cuda.pinned_array(self.ids.size, id_type)
         self.host_ids = g.device["pinned", "forest_ids"]
@@ -93,7 +85,7 @@ class LaggedCounts:
     graph between solves."""
 
     def __init__(self, g, name: str, slots: int):
-        self.device = buffer(g, name, slots, np.int64)
+        self.device = kept_buffer(g, name, slots, np.int64)
         if ("pinned", name) not in g.device or g.device["pinned", name].size != slots:
             g.device["pinned", name] = cuda.pinned_array(slots, np.int64)
         self.host = g.device["pinned", name]

@@ -39,7 +39,7 @@ from numba import cuda
 
 from ..gpu_device import simulated
 from ..gpu_launch import THREADS, blocks_for, bounded_rounds, timed_on_device
-from .gpu_common import NO_KEY, Forest, LaggedCounts, buffer, find, halving_rounds, mark_in_forest, upload
+from .gpu_common import NO_KEY, Forest, LaggedCounts, find, halving_rounds, kept_buffer, mark_in_forest, upload
 
 EDGE_MASK = 0xFFFFFFFF
 KEY_MIN = -(2**63)        # below every key: a phase range starting here has no lower limit
@@ -62,7 +62,7 @@ def light_threshold(g, key) -> int:
     if LIGHT_PER_VERTEX * g.n >= g.m:
         return int(NO_KEY)
     size = min(SAMPLE, g.m)
-    sample = buffer(g, "key_sample", size, np.int64)
+    sample = kept_buffer(g, "key_sample", size, np.int64)
     sample_keys[blocks_for(size), THREADS](key, sample)
     keys = np.sort(sample.copy_to_host())
     return int(keys[int(LIGHT_PER_VERTEX * g.n * size / g.m)])
@@ -76,10 +76,10 @@ class Solver:
     def __init__(self, g, after=None):
         self.g = g
         self.u, self.v, self.key = upload(g)
-        self.parent = buffer(g, "parent", g.n, np.int32)
-        self.lightest = buffer(g, "lightest0", g.n, np.int64), buffer(g, "lightest1", g.n, np.int64)
-        self.ends = buffer(g, "ends0", g.m, np.int64), buffer(g, "ends1", g.m, np.int64)
-        self.keys = buffer(g, "keys0", g.m, np.int64), buffer(g, "keys1", g.m, np.int64)
+        self.parent = kept_buffer(g, "parent", g.n, np.int32)
+        self.lightest = kept_buffer(g, "lightest0", g.n, np.int64), kept_buffer(g, "lightest1", g.n, np.int64)
+        self.ends = kept_buffer(g, "ends0", g.m, np.int64), kept_buffer(g, "ends1", g.m, np.int64)
+        self.keys = kept_buffer(g, "keys0", g.m, np.int64), kept_buffer(g, "keys1", g.m, np.int64)
         self.limit = halving_rounds(g.n) + 1  # + the round queued before the host sees "none"
         self.kept = LaggedCounts(g, "kept", 2 * self.limit)  # per round, both phases
         self.forest = Forest(g)

@@ -9,7 +9,7 @@ from numba import cuda
 
 from ..gpu_device import simulated
 # the variants import these from here
-from ..gpu_launch import (THREADS, blocks_for, bounded_rounds, co_resident_blocks,  # noqa: F401
+from ..gpu_launch import (THREADS, blocks_for, bounded_rounds, co_resident_blocks, kept_buffer,  # noqa: F401
                           timed_on_device)
 from .graph import INF
 
@@ -24,15 +24,6 @@ def upload(g, transposed: bool = False):
         h = g.transpose() if transposed else g
         g.device[key] = tuple(cuda.to_device(a) for a in (h.indptr, h.indices, h.weights))
     return g.device[key]
-
-
-def buffer(g, name: str, shape, dtype):
-    """A device array kept on the graph between calls (reallocated when the shape changes)."""
-    key = ("buffer", name)
-    b = g.device.get(key)
-    if b is None or b.shape != tuple(np.atleast_1d(shape)) or b.dtype != np.dtype(dtype):
-        b = g.device[key] = cuda.device_array(shape, dtype)
-    return b
 
 
 @cuda.jit

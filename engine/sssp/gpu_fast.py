@@ -25,7 +25,7 @@ from numba import cuda, float64, int32, int64, uint32
 
 from . import answer_buffers
 from .delta import choose_delta
-from .gpu_common import (INF64, SIMULATED, THREADS, blocks_for, buffer, co_resident_blocks,
+from .gpu_common import (INF64, SIMULATED, THREADS, blocks_for, co_resident_blocks, kept_buffer,
                          timed_on_device, upload)
 from .negative import raise_negative_cycle
 
@@ -334,7 +334,7 @@ def _small(g, sources):
     with answer_buffers.LOCK:
         d_sources, d_status, status = answer_buffers.control(sources)
         out, host = answer_buffers.answer(k, g.n)
-        d_out = out if out is not None else buffer(g, "fast out", (k, g.n), np.float64)
+        d_out = out if out is not None else kept_buffer(g, "fast out", (k, g.n), np.float64)
         seconds = timed_on_device(lambda: launch_small(g, d_sources, k, d_out, d_status))
         if out is None:
             d_out.copy_to_host(host)
@@ -361,21 +361,21 @@ def _large(g, sources):
     indptr, indices, weights = upload(g)
     n = g.n
     batch = max(1, min(len(sources), BATCH_ITEMS // n))
-    dist = buffer(g, "fast dist", batch * n, np.int64)
-    stamp = buffer(g, "fast stamp", batch * n, np.int32)
-    q0, q1 = buffer(g, "fast q0", batch * n, np.int64), buffer(g, "fast q1", batch * n, np.int64)
-    lengths = buffer(g, "fast lengths", 5, np.int32)
-    status = buffer(g, "fast status", 1, np.int32)
+    dist = kept_buffer(g, "fast dist", batch * n, np.int64)
+    stamp = kept_buffer(g, "fast stamp", batch * n, np.int32)
+    q0, q1 = kept_buffer(g, "fast q0", batch * n, np.int64), kept_buffer(g, "fast q1", batch * n, np.int64)
+    lengths = kept_buffer(g, "fast lengths", 5, np.int32)
+    status = kept_buffer(g, "fast status", 1, np.int32)
     persistent = persistent_kernel()
     delta, max_rounds = near_far_delta(g), n + 1
     if persistent is not None and delta:
-        f0, f1 = buffer(g, "fast far0", batch * n, np.int64), buffer(g, "fast far1", batch * n, np.int64)
-        far_stamp = buffer(g, "fast far stamp", batch * n, np.int32)
+        f0, f1 = kept_buffer(g, "fast far0", batch * n, np.int64), kept_buffer(g, "fast far1", batch * n, np.int64)
+        far_stamp = kept_buffer(g, "fast far stamp", batch * n, np.int32)
         max_rounds = (n + 1) * (n + 2)  # at most n phases (each settles a label) of n + 1 rounds
     else:
         delta, f0, f1, far_stamp = 0, q0, q1, stamp  # Bellman-Ford: no far pile
-    low = buffer(g, "fast low", 1, np.int64)
-    rows_out = None if mapped is not None else buffer(g, "fast rows", (batch, n), np.float64)
+    low = kept_buffer(g, "fast low", 1, np.int64)
+    rows_out = None if mapped is not None else kept_buffer(g, "fast rows", (batch, n), np.float64)
     seconds, cycles = 0.0, []
     for first in range(0, len(sources), batch):
         rows = sources[first:first + batch]

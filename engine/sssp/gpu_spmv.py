@@ -8,7 +8,7 @@ column by column so a warp's threads read neighbouring words).
 import numpy as np
 from numba import cuda
 
-from .gpu_common import (INF64, THREADS, blocks_for, buffer, pulled_label, reset_distances,
+from .gpu_common import (INF64, THREADS, blocks_for, kept_buffer, pulled_label, reset_distances,
                          timed_on_device, upload)
 from .negative import raise_negative_cycle
 
@@ -68,8 +68,8 @@ def _run(g, sources, product):
     if not len(sources):
         return out, 0.0, None
     n = g.n
-    d = buffer(g, "spmv d", n, np.int64)
-    changed = buffer(g, "spmv changed", n + 1, np.int8)
+    d = kept_buffer(g, "spmv d", n, np.int64)
+    changed = kept_buffer(g, "spmv changed", n + 1, np.int8)
     flag = np.zeros(1, np.int8)
     grid = blocks_for(n)
     seconds, cycle = 0.0, False

@@ -33,7 +33,7 @@ from scipy.sparse.csgraph import dijkstra
 
 from engine.apsp import solve as apsp_solve
 from engine.sssp import answer_buffers, gpu_fast, solve
-from engine.sssp.gpu_common import INF64, buffer, pulled_label, timed_on_device, upload
+from engine.sssp.gpu_common import INF64, kept_buffer, pulled_label, timed_on_device, upload
 from engine.sssp.graph import INF32, as_sources, to_float
 
 SMALL = os.environ.get("PROBE") == "small"
@@ -117,7 +117,7 @@ def host_steps(label: str, g, sources) -> None:
     answer32[:, ::3] = 7
     d_sources, d_flags, flags = answer_buffers.control(sources)
     out, host = answer_buffers.mapped_pool((k, n)).take((k, n))
-    d_out = buffer(g, "fast out", (k, n), np.float64)
+    d_out = kept_buffer(g, "fast out", (k, n), np.float64)
 
     def launch(into):
         return lambda: gpu_fast.launch_small(g, d_sources, k, into, d_flags)
