@@ -38,6 +38,15 @@ def kept_buffer(g, name: str, shape, dtype):
     return b
 
 
+def kept_pinned(g, name: str, size: int, dtype):
+    """A page-locked host array kept on graph ``g`` between calls (what the device copies small
+    answers into), made again when its size or dtype changes."""
+    h = g.device.get(("pinned", name))
+    if h is None or h.size != size or h.dtype != np.dtype(dtype):
+        h = g.device[("pinned", name)] = cuda.pinned_array(size, dtype)
+    return h
+
+
 def timed_on_device(launch_all) -> float:
     """Seconds the device spends in ``launch_all()``: synchronised before and after, so host
     work queued earlier (copies) and kernels still running are both accounted correctly."""

@@ -140,7 +140,7 @@ def contract(n, start, head, key, level):
     dedup = level.duplicates.wanted(m, supervertices)
     level.removed_duplicates.append(dedup)
     if not dedup:
-        return merge_vertices(n, start, head, key, label, supervertices, head_bits, level)
+        return merge_vertices(n, start, head, key, label, supervertices, head_bits, lanes, level)
     if key is level.key:  # the graph's own keys: the split below would use them as scratch
         key = level.array("edge_key", m)
         key.copy_to_device(level.key)
@@ -158,7 +158,7 @@ def contract(n, start, head, key, level):
     return graph
 
 
-def merge_vertices(n, start, head, key, label, supervertices, head_bits, level):
+def merge_vertices(n, start, head, key, label, supervertices, head_bits, lanes, level):
     """Steps 5–7 at a level that keeps duplicates: the seed's merge of vertices into
     supervertices by a split of the *vertices* on their supervertex ids (O(V)), the edges then
     moved with their tail vertex — no split of the edges. Self-edges are flagged (5) and a scan
@@ -167,7 +167,6 @@ def merge_vertices(n, start, head, key, label, supervertices, head_bits, level):
     supervertex where its run starts; a scan over the supervertices that have edges numbers
     them (7), and one pass moves every kept edge, its head renumbered, to its place."""
     m = head.size
-    lanes = lanes_per_vertex(m, n)
     lane_blocks, vertex_blocks = ceil_div(n * lanes, THREADS), ceil_div(n, THREADS)
     kept, place = level.array("kept", m), level.array("place", m)
     flag_between[lane_blocks, THREADS](start, head, label, lanes, kept)                  # 5

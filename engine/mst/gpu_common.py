@@ -6,7 +6,7 @@ only the k chosen ids travel back to the host (int32, into pinned memory)."""
 import numpy as np
 from numba import cuda
 
-from ..gpu_launch import THREADS, blocks_for, kept_buffer, marker_event
+from ..gpu_launch import THREADS, blocks_for, kept_buffer, kept_pinned, marker_event
 from .gpu_primitives import Scratch, exclusive_scan
 
 NO_KEY = np.int64(2**63 - 1)  # above every order_keys key: "no edge yet"
@@ -46,9 +46,7 @@ class Forest:
         self.offsets = kept_buffer(g, "forest_offsets", words, np.int64)
         id_type = np.int32 if g.m < 2**31 else np.int64  # half the copy back on any real graph
         self.ids = kept_buffer(g, "forest_ids", max(g.n - 1, 1), id_type)
-        if ("pinned", "forest_ids") not in g.device or g.device["pinned", "forest_ids"].size != self.ids.size:
-            g.device["pinned", "forest_ids"] = cuda.pinned_array(self.ids.size, id_type)
-        self.host_ids = g.device["pinned", "forest_ids"]
+        self.host_ids = kept_pinned(g, "forest_ids", self.ids.size, id_type)
         self.words = words
         self.size = 0
         self.scratch = scratch(g)
@@ -64,7 +62,8 @@ class Forest:
         exclusive_scan(self.counts, self.offsets, self.scratch, total=False)
         _write_ids[blocks, THREADS](self.bits, self.offsets, self.ids)
         last = self.words - 1  # the count: the last word's offset and its own bits
-        self.size = int(self.offsets[last:last + 1].copy_to_host()[0] + self.counts[last:last + 1].copy_to_host()[0])
+        self.size = int(self.offsets[last:last + 1].copy_to_host()[0]
+                        + self.counts[last:last + 1].copy_to_host()[0])
         if self.size > self.ids.size:  # a forest has at most n − 1 edges: a kernel misbehaved
             raise RuntimeError(f"{self.size} edges chosen on {self.ids.size + 1} vertices: not a forest")
         return self.size
@@ -86,9 +85,7 @@ class LaggedCounts:
 
     def __init__(self, g, name: str, slots: int):
         self.device = kept_buffer(g, name, slots, np.int64)
-        if ("pinned", name) not in g.device or g.device["pinned", name].size != slots:
-            g.device["pinned", name] = cuda.pinned_array(slots, np.int64)
-        self.host = g.device["pinned", name]
+        self.host = kept_pinned(g, name, slots, np.int64)
         self.events = {}
 
     def reset(self):

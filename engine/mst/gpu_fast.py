@@ -77,9 +77,9 @@ class Solver:
         self.g = g
         self.u, self.v, self.key = upload(g)
         self.parent = kept_buffer(g, "parent", g.n, np.int32)
-        self.lightest = kept_buffer(g, "lightest0", g.n, np.int64), kept_buffer(g, "lightest1", g.n, np.int64)
-        self.ends = kept_buffer(g, "ends0", g.m, np.int64), kept_buffer(g, "ends1", g.m, np.int64)
-        self.keys = kept_buffer(g, "keys0", g.m, np.int64), kept_buffer(g, "keys1", g.m, np.int64)
+        self.lightest = tuple(kept_buffer(g, f"lightest{i}", g.n, np.int64) for i in (0, 1))
+        self.ends = tuple(kept_buffer(g, f"ends{i}", g.m, np.int64) for i in (0, 1))
+        self.keys = tuple(kept_buffer(g, f"keys{i}", g.m, np.int64) for i in (0, 1))
         self.limit = halving_rounds(g.n) + 1  # + the round queued before the host sees "none"
         self.kept = LaggedCounts(g, "kept", 2 * self.limit)  # per round, both phases
         self.forest = Forest(g)

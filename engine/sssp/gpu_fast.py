@@ -363,13 +363,15 @@ def _large(g, sources):
     batch = max(1, min(len(sources), BATCH_ITEMS // n))
     dist = kept_buffer(g, "fast dist", batch * n, np.int64)
     stamp = kept_buffer(g, "fast stamp", batch * n, np.int32)
-    q0, q1 = kept_buffer(g, "fast q0", batch * n, np.int64), kept_buffer(g, "fast q1", batch * n, np.int64)
+    q0 = kept_buffer(g, "fast q0", batch * n, np.int64)
+    q1 = kept_buffer(g, "fast q1", batch * n, np.int64)
     lengths = kept_buffer(g, "fast lengths", 5, np.int32)
     status = kept_buffer(g, "fast status", 1, np.int32)
     persistent = persistent_kernel()
     delta, max_rounds = near_far_delta(g), n + 1
     if persistent is not None and delta:
-        f0, f1 = kept_buffer(g, "fast far0", batch * n, np.int64), kept_buffer(g, "fast far1", batch * n, np.int64)
+        f0 = kept_buffer(g, "fast far0", batch * n, np.int64)
+        f1 = kept_buffer(g, "fast far1", batch * n, np.int64)
         far_stamp = kept_buffer(g, "fast far stamp", batch * n, np.int32)
         max_rounds = (n + 1) * (n + 2)  # at most n phases (each settles a label) of n + 1 rounds
     else:
