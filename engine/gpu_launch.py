@@ -7,6 +7,7 @@ can be resident at once.
 Launch sizes are small under Numba's CUDA simulator, where every GPU thread is a Python thread.
 """
 
+import functools
 import time
 
 import numpy as np
@@ -76,16 +77,38 @@ def bounded_rounds(limit: int, what: str):
     raise RoundLimitError(f"{what} not done after {limit} rounds, the bound its algorithm proves")
 
 
-def co_resident_blocks(kernel, blockdim) -> int:
+@functools.cache
+def multiprocessors() -> int:
+    """The GPU's streaming multiprocessors (one under the simulator)."""
+    return 1 if simulated() else int(cuda.get_current_device().MULTIPROCESSOR_COUNT)
+
+
+def co_resident_blocks(kernel, blockdim, per_multiprocessor=None) -> int:
     """Blocks of ``blockdim`` threads a cooperative launch of ``kernel`` (compiled for one
     signature) can keep resident at once: a grid barrier waits for every block, so a grid of
     more blocks than fit would deadlock; a persistent kernel launches exactly this many and
-    strides over its work. One under the simulator, which runs cooperative grids of one block.
-    ``ValueError`` when not one block fits (the caller takes a path without a grid barrier)."""
+    strides over its work — or fewer, ``per_multiprocessor`` a multiprocessor, where fewer
+    blocks make each barrier cheaper. One under the simulator, which runs cooperative grids of
+    one block. ``ValueError`` when not one block fits (the caller takes a path without a grid
+    barrier)."""
     if simulated():
         return 1
     (compiled,) = kernel.overloads.values()
     blocks = int(compiled.max_cooperative_grid_blocks(blockdim))
     if blocks < 1:
         raise ValueError(f"not one block of {blockdim} threads of this kernel can be resident")
+    if per_multiprocessor:
+        blocks = min(blocks, per_multiprocessor * multiprocessors())
     return blocks
+
+
+@cuda.jit(device=True)
+def read_in_every_block(array, i, shared):
+    """array[i] as one block-wide value: the block's first thread reads it by an atomic (at L2,
+    never a stale L1 line) — every block must take the same branch, or the blocks still looping
+    wait at the grid barrier for ones that left."""
+    cuda.syncthreads()
+    if cuda.threadIdx.x == 0:
+        shared[0] = cuda.atomic.add(array, i, 0)
+    cuda.syncthreads()
+    return shared[0]

@@ -6,6 +6,7 @@ import math
 
 import networkx as nx
 import numpy as np
+import pytest
 import scipy.sparse as sp
 from scipy.sparse.csgraph import connected_components, minimum_spanning_tree
 
@@ -69,3 +70,11 @@ def networkx_total(n, pairs: dict) -> float:
     g.add_nodes_from(range(n))
     g.add_weighted_edges_from((a, b, x) for (a, b), x in pairs.items())
     return nx.minimum_spanning_tree(g).size(weight="weight")
+
+
+@pytest.fixture(params=["one launch", "launch pairs"])
+def rounds_path(request, monkeypatch):
+    """gpu-fast-mst's rounds in one cooperative launch, or as a launch pair each (its fallback)."""
+    from engine.mst import gpu_fast
+    monkeypatch.setattr(gpu_fast, "PERSISTENT", request.param == "one launch")
+    return request.param

@@ -15,7 +15,7 @@ from engine.mst.gpu_common import halving_rounds
 from engine.mst.gpu_primitives import exclusive_scan, split
 from tests.hang_guard import gpu_time_limit
 from tests.loop_bounds import rounds_used
-from tests.mst_reference import as_coo, awkward_edges
+from tests.mst_reference import as_coo, awkward_edges, rounds_path  # noqa: F401 — a fixture
 
 pytestmark = gpu_time_limit
 SIM = simulated()
@@ -105,15 +105,20 @@ def ruler_path(k: int):
     return n, as_coo(n, i, i + 1, weights)
 
 
-def test_boruvka_rounds_reach_their_proven_worst_case_within_the_bound(monkeypatch):
+def test_boruvka_rounds_reach_their_proven_worst_case_within_the_bound(monkeypatch, rounds_path):
     k = 4 if SIM else 16
     n, path = ruler_path(k)
     expected = spanning_forest(path, "cpu-kruskal").edges
     fast = rounds_used(monkeypatch, gpu_fast)
     np.testing.assert_array_equal(spanning_forest(path, "gpu-fast-mst").edges, expected)
-    # k joining rounds, one that finds every edge inside a tree, one queued before the host saw
-    # that (it has nothing to do), one that stops: the spare unused
-    assert fast["gpu-fast-mst's rounds"] == (k + 3, halving_rounds(n) + 1) == (k + 3, k + 4)
+    if rounds_path == "launch pairs":
+        # k joining rounds, one that finds every edge inside a tree, one queued before the host
+        # saw that (it has nothing to do), one that stops: the spare unused
+        assert fast["gpu-fast-mst's rounds"] == (k + 3, halving_rounds(n) + 1) == (k + 3, k + 4)
+    else:  # k joining rounds, one that finds every edge inside a tree and stops
+        solver = gpu_fast.Solver(prepare(path))
+        solver.solve()
+        assert solver.phases == ["light"] * (k + 1) and k + 1 < solver.limit
     levels = rounds_used(monkeypatch, gpu_boruvka)
     np.testing.assert_array_equal(spanning_forest(path, "gpu-boruvka").edges, expected)
     assert levels["gpu-boruvka's levels"] == (k + 1, k + 3)
@@ -124,6 +129,20 @@ def test_boruvka_rounds_reach_their_proven_worst_case_within_the_bound(monkeypat
 @cuda.jit
 def choose_nothing(counts, s, ends, keys, lightest, parent, bits):
     """gpu-fast-mst's choose with a bug: no tree is ever joined, so the worklist never shrinks."""
+
+
+@cuda.jit(device=True)
+def choose_no_entry(counts, s, ends, keys, lightest, parent, bits):
+    """The same bug in the one-launch rounds' choose step."""
+
+
+@pytest.fixture
+def fresh_rounds_kernel():
+    """gpu-fast-mst's one-launch kernel built again before and after the test (it may patch a
+    step the kernel is compiled with)."""
+    gpu_fast.rounds_kernel.cache_clear()
+    yield
+    gpu_fast.rounds_kernel.cache_clear()
 
 
 @cuda.jit
@@ -140,11 +159,13 @@ def contract_nothing(n, start, head, key, level):
 
 @pytest.mark.parametrize("variant, module, name, bug, loop", [
     ("gpu-fast-mst", gpu_fast, "choose", choose_nothing, "gpu-fast-mst's rounds"),
+    ("gpu-fast-mst", gpu_fast, "choose_entries", choose_no_entry, "gpu-fast-mst's rounds"),
     ("gpu-boruvka", gpu_boruvka, "pointer_double", always_changed, "gpu-boruvka's pointer doubling"),
     ("gpu-boruvka", gpu_boruvka, "contract", contract_nothing, "gpu-boruvka's levels"),
-], ids=["choose", "pointer doubling", "levels"])
-def test_a_loop_that_cannot_end_raises_and_spanning_forest_falls_back(monkeypatch, variant, module,
-                                                                       name, bug, loop):
+], ids=["choose", "one-launch choose", "pointer doubling", "levels"])
+def test_a_loop_that_cannot_end_raises_and_spanning_forest_falls_back(monkeypatch, fresh_rounds_kernel, variant,
+                                                                       module, name, bug, loop):
+    monkeypatch.setattr(gpu_fast, "PERSISTENT", name == "choose_entries")
     monkeypatch.setattr(module, name, bug)
     rows, cols, w = awkward_edges(6, 3)
     graph = prepare(as_coo(6, rows, cols, w))

@@ -14,7 +14,7 @@ from engine.mst import gpu_fast, prepare, spanning_forest
 from engine.mst.gpu_common import NO_KEY, Forest, halving_rounds
 from tests.hang_guard import gpu_time_limit
 from tests.loop_bounds import rounds_used
-from tests.mst_reference import as_coo, awkward_edges
+from tests.mst_reference import as_coo, awkward_edges, rounds_path  # noqa: F401 — a fixture
 
 pytestmark = gpu_time_limit
 N = 14 if simulated() else 20_000
@@ -36,7 +36,7 @@ def graphs():
 
 @pytest.mark.parametrize("where", ["none", "first", "third", "half", "last", "past the last", "all"])
 @pytest.mark.parametrize("name,graph", list(graphs()), ids=lambda x: x if isinstance(x, str) else "")
-def test_any_light_threshold_gives_kruskals_forest(monkeypatch, where, name, graph):
+def test_any_light_threshold_gives_kruskals_forest(monkeypatch, rounds_path, where, name, graph):
     keys = np.sort(graph.key)
     m = len(keys)
     threshold = {"none": -(2**63), "first": keys[:1], "third": keys[m // 3:m // 3 + 1],
@@ -51,15 +51,7 @@ def test_any_light_threshold_gives_kruskals_forest(monkeypatch, where, name, gra
     assert forest.total == expected.total and forest.components == expected.components
 
 
-def test_every_vertex_pointed_at_its_root_after_each_round_changes_nothing(monkeypatch):
-    name, graph = next(graphs())
-    monkeypatch.setattr(gpu_fast, "FLATTEN_EVERY_ROUND", True)
-    forest = spanning_forest(graph, "gpu-fast-mst")
-    assert forest.variant == "gpu-fast-mst", forest.note
-    np.testing.assert_array_equal(forest.edge_ids, spanning_forest(graph, "cpu-kruskal").edge_ids)
-
-
-def test_the_sampled_threshold_splits_the_edges_where_the_rounds_say():
+def test_the_sampled_threshold_splits_the_edges_where_the_rounds_say(rounds_path):
     rows, cols, w = awkward_edges(N, 4, m=8 * N)
     graph = prepare(as_coo(N, rows, cols, w))
     assert gpu_fast.LIGHT_PER_VERTEX * graph.n < graph.m  # so there is a filter
@@ -73,14 +65,20 @@ def test_the_sampled_threshold_splits_the_edges_where_the_rounds_say():
     np.testing.assert_array_equal(solver.forest.ids_to_host(), spanning_forest(graph, "cpu-kruskal").edge_ids)
 
 
-def test_each_phase_stays_within_its_round_bound(monkeypatch):
+def test_each_phase_stays_within_its_round_bound(monkeypatch, rounds_path):
     rows, cols, w = awkward_edges(N, 5, m=6 * N)
     graph = prepare(as_coo(N, rows, cols, w))
     used = rounds_used(monkeypatch, gpu_fast)
     forest = spanning_forest(graph, "gpu-fast-mst")
     assert forest.variant == "gpu-fast-mst" and "heavy ones the filter kept" in forest.note
-    rounds, limit = used["gpu-fast-mst's rounds"]
-    assert rounds < limit == halving_rounds(graph.n) + 1
+    assert ("one cooperative launch" in forest.note) == (rounds_path == "one launch")
+    solver = gpu_fast.Solver(graph)
+    solver.solve()
+    limit = halving_rounds(graph.n) + 1
+    assert 0 < solver.phases.count("light") < limit and 0 < solver.phases.count("heavy") < limit
+    if rounds_path == "launch pairs":
+        rounds, bound = used["gpu-fast-mst's rounds"]
+        assert rounds < bound == limit
 
 
 @pytest.mark.parametrize("m", [1, 31, 32, 33, 100, 1000])

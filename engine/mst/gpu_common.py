@@ -47,6 +47,8 @@ class Forest:
         id_type = np.int32 if g.m < 2**31 else np.int64  # half the copy back on any real graph
         self.ids = kept_buffer(g, "forest_ids", max(g.n - 1, 1), id_type)
         self.host_ids = kept_pinned(g, "forest_ids", self.ids.size, id_type)
+        self.chosen = kept_buffer(g, "forest_size", 1, np.int64)
+        self.chosen_host = kept_pinned(g, "forest_size", 1, np.int64)
         self.words = words
         self.size = 0
         self.scratch = scratch(g)
@@ -60,10 +62,9 @@ class Forest:
         blocks = blocks_for(self.words)
         _count_bits[blocks, THREADS](self.bits, self.counts)
         exclusive_scan(self.counts, self.offsets, self.scratch, total=False)
-        _write_ids[blocks, THREADS](self.bits, self.offsets, self.ids)
-        last = self.words - 1  # the count: the last word's offset and its own bits
-        self.size = int(self.offsets[last:last + 1].copy_to_host()[0]
-                        + self.counts[last:last + 1].copy_to_host()[0])
+        _write_ids[blocks, THREADS](self.bits, self.offsets, self.ids, self.chosen)
+        self.chosen.copy_to_host(self.chosen_host)
+        self.size = int(self.chosen_host[0])
         if self.size > self.ids.size:  # a forest has at most n − 1 edges: a kernel misbehaved
             raise RuntimeError(f"{self.size} edges chosen on {self.ids.size + 1} vertices: not a forest")
         return self.size
@@ -117,11 +118,14 @@ def _count_bits(bits, counts):
 
 
 @cuda.jit
-def _write_ids(bits, offsets, ids):
+def _write_ids(bits, offsets, ids, chosen):
     """Each word's set bits' edge ids from its offset on; none past the end of ``ids`` (a
-    misbehaving kernel's extra edges are counted and refused by ``compact``, not written)."""
+    misbehaving kernel's extra edges are counted and refused by ``compact``, not written);
+    chosen[0] ← how many bits are set (the last word's offset and its own bits)."""
     for w in range(cuda.grid(1), bits.size, cuda.gridsize(1)):
         word, place = bits[w], offsets[w]
+        if w == bits.size - 1:
+            chosen[0] = place + cuda.popc(word)
         for b in range(WORD):
             if (word >> np.uint32(b)) & np.uint32(1) and place < ids.size:
                 ids[place] = w * WORD + b

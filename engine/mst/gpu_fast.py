@@ -34,18 +34,22 @@ At the end the forest's bit set becomes ascending edge ids on the device (``Fore
 those k ids are copied back.
 """
 
+import functools
+
 import numpy as np
-from numba import cuda
+from numba import cuda, int64
 
 from ..gpu_device import simulated
-from ..gpu_launch import THREADS, blocks_for, bounded_rounds, timed_on_device
+from ..gpu_launch import (THREADS, RoundLimitError, blocks_for, bounded_rounds, co_resident_blocks, kept_pinned,
+                          read_in_every_block, timed_on_device)
 from .gpu_common import NO_KEY, Forest, LaggedCounts, find, halving_rounds, kept_buffer, mark_in_forest, upload
 
 EDGE_MASK = 0xFFFFFFFF
 KEY_MIN = -(2**63)        # below every key: a phase range starting here has no lower limit
 LIGHT_PER_VERTEX = 2      # light edges per vertex the threshold aims at
-FLATTEN_EVERY_ROUND = False  # point every vertex at its root after each round (an n-sized pass)
 SAMPLE = 64 if simulated() else 4096  # keys sampled for the threshold
+PERSISTENT = True         # every round in one cooperative launch (False: a launch pair a round)
+ROUNDS_BLOCKS_PER_SM = None  # blocks a multiprocessor for that launch (None: as many as fit)
 
 
 def run(g):
@@ -69,9 +73,10 @@ def light_threshold(g, key) -> int:
 
 
 class Solver:
-    """One solve of graph ``g``: its device buffers (kept on the graph) and the host loop.
-    ``after(step)`` is called after each step is queued ("start", "sample", "select", "choose",
-    "flatten", "filter", "compact"), for a probe to record CUDA events between them."""
+    """One solve of graph ``g``: its device buffers (kept on the graph) and the host side.
+    ``after(step)`` is called after each step is queued ("sample", "rounds" — or, round by
+    round, "start", "select", "choose", "flatten", "filter" — and "compact"), for a probe to
+    record CUDA events between them."""
 
     def __init__(self, g, after=None):
         self.g = g
@@ -82,26 +87,45 @@ class Solver:
         self.keys = tuple(kept_buffer(g, f"keys{i}", g.m, np.int64) for i in (0, 1))
         self.limit = halving_rounds(g.n) + 1  # + the round queued before the host sees "none"
         self.kept = LaggedCounts(g, "kept", 2 * self.limit)  # per round, both phases
+        self.done = kept_buffer(g, "phase rounds", 3, np.int64)
+        self.done_host = kept_pinned(g, "phase rounds", 3, np.int64)
         self.forest = Forest(g)
         self.after = after or (lambda step: None)
         self.phases = []      # per round: "light" or "heavy"
         self.threshold = int(NO_KEY)
 
     def solve(self):
-        start_trees[blocks_for(self.g.n), THREADS](self.parent, *self.lightest)
-        self.kept.reset()
-        self.forest.clear()
-        self.after("start")
         self.threshold = light_threshold(self.g, self.key)
-        if self.threshold != NO_KEY:
-            self.after("sample")
+        self.after("sample")
+        rounds = rounds_kernel() if PERSISTENT else None
+        if rounds is None:
+            self.round_by_round()
+        else:
+            kernel, blocks = rounds
+            kernel[blocks, THREADS](self.u, self.v, self.key, self.threshold, self.parent, *self.lightest,
+                                    *self.ends, *self.keys, self.kept.device, self.limit,
+                                    self.forest.bits, self.done)
+            self.after("rounds")
+            self.done.copy_to_host(self.done_host, stream=cuda.default_stream())
+        self.forest.compact()  # waits for the device: the phase rounds are on the host after it
+        self.after("compact")
+        if rounds is not None:
+            light, heavy, over = (int(x) for x in self.done_host)
+            if over:
+                raise RoundLimitError(f"gpu-fast-mst's rounds not done after {self.limit} rounds "
+                                      "in a phase, the bound its algorithm proves")
+            self.phases = ["light"] * light + ["heavy"] * heavy
+
+    def round_by_round(self):
+        """The rounds as a launch pair each, where one cooperative launch cannot be built."""
+        start_trees[blocks_for(max(self.g.n, self.forest.words)), THREADS](
+            self.parent, *self.lightest, self.forest.bits, self.kept.device)
+        self.after("start")
         self.phase("light", KEY_MIN, self.threshold)
         if self.threshold != NO_KEY:
             flatten[blocks_for(self.g.n), THREADS](self.parent)  # the filter finds in one step
             self.after("flatten")
             self.phase("heavy", self.threshold, NO_KEY)
-        self.forest.compact()
-        self.after("compact")
 
     def phase(self, name, lo, hi):
         """Rounds over the edges with keys in [lo, hi) until none joins two trees."""
@@ -127,30 +151,97 @@ class Solver:
         choose[blocks_for(bound), THREADS](self.kept.device, s, self.ends[side], self.keys[side], cur,
                                            self.parent, self.forest.bits)
         self.after("choose")
-        if FLATTEN_EVERY_ROUND:
-            flatten[blocks_for(self.g.n), THREADS](self.parent)
-            self.after("flatten")
         self.phases.append(name)
 
     def worklists(self) -> list:
         """Entries each round kept (after the solve)."""
-        return [self.kept.value(s) for s in range(len(self.phases))]
+        return [int(c) for c in self.kept.device.copy_to_host()[:len(self.phases)]]
 
     def note(self) -> str:
         light = self.phases.count("light")
+        how = "one cooperative launch" if PERSISTENT and rounds_kernel() else "a launch pair a round"
         if self.threshold == NO_KEY:
-            return f"{light} rounds, every edge light"
+            return f"{light} rounds, every edge light ({how})"
         kept = self.worklists()
-        return (f"{len(self.phases)} rounds: {light} on {kept[0]} light edges, "
+        return (f"{len(self.phases)} rounds ({how}): {light} on {kept[0]} light edges, "
                 f"{len(self.phases) - light} on the {kept[light]} heavy ones the filter kept")
 
 
+def _all_rounds(u, v, key, threshold, parent, lightest0, lightest1, ends0, ends1, keys0, keys1,
+                counts, limit, bits, done):
+    """Every round of both phases in one launch, a grid barrier where the launch pairs had a
+    launch: start, the light phase's rounds, flatten, the heavy phase's rounds. Blocks stride
+    over the work; each decides to stop from the same count (``read_in_every_block``).
+    done[0], done[1]: rounds each phase ran; done[2]: 1 where a phase was not over after
+    ``limit`` rounds (the host raises)."""
+    grid = cuda.cg.this_grid()
+    shared = cuda.shared.array(1, int64)
+    start_all(parent, lightest0, lightest1, bits, counts)
+    if cuda.grid(1) == 0:
+        done[1] = 0  # no heavy phase unless one runs
+    grid.sync()
+    s = 0
+    for phase in range(1 if threshold == NO_KEY else 2):
+        lo, hi = (KEY_MIN, threshold) if phase == 0 else (threshold, NO_KEY)
+        if phase == 1:
+            flatten_trees(parent)  # the filter finds in one step
+            grid.sync()
+        j = 0
+        while True:
+            cur, other = (lightest0, lightest1) if s % 2 == 0 else (lightest1, lightest0)
+            ends_in, ends_out = (ends1, ends0) if s % 2 == 0 else (ends0, ends1)
+            keys_in, keys_out = (keys1, keys0) if s % 2 == 0 else (keys0, keys1)
+            select_entries(j == 0, lo, hi, counts, s, u, v, key, ends_in, keys_in, parent, cur,
+                           other, ends_out, keys_out)
+            grid.sync()
+            choose_entries(counts, s, ends_out, keys_out, cur, parent, bits)
+            grid.sync()
+            kept = read_in_every_block(counts, s, shared)
+            s += 1
+            j += 1
+            if kept == 0 or j == limit:
+                break
+        if cuda.grid(1) == 0:
+            done[phase] = j
+            done[2] = 0 if kept == 0 else 1
+        if kept != 0:
+            return
+
+
+_ROUNDS_SIGNATURE = ("void(int32[::1], int32[::1], int64[::1], int64, int32[::1], int64[::1], int64[::1], "
+                     "int64[::1], int64[::1], int64[::1], int64[::1], int64[::1], int64, uint32[::1], int64[::1])")
+COOPERATIVE_ERROR = None  # why the one-launch rounds could not be built, if they could not
+
+
+@functools.cache
+def rounds_kernel():
+    """(kernel, blocks) of the one-launch rounds, or None where a cooperative launch cannot be
+    built (the rounds then run as launch pairs)."""
+    global COOPERATIVE_ERROR
+    try:
+        kernel = cuda.jit(_ROUNDS_SIGNATURE)(_all_rounds)
+        return kernel, co_resident_blocks(kernel, THREADS, ROUNDS_BLOCKS_PER_SM)
+    except Exception as exc:  # noqa: BLE001 — any build failure means: launch round by round
+        COOPERATIVE_ERROR = f"{exc.__class__.__name__}: {str(exc)[:200]}"
+        return None
+
+
 @cuda.jit
-def start_trees(parent, lightest0, lightest1):
+def start_trees(parent, lightest0, lightest1, bits, counts):
+    start_all(parent, lightest0, lightest1, bits, counts)
+
+
+@cuda.jit(device=True)
+def start_all(parent, lightest0, lightest1, bits, counts):
+    """Every vertex its own tree with no key offered; no edge in the forest; no round counted."""
     for x in range(cuda.grid(1), parent.size, cuda.gridsize(1)):
         parent[x] = x
         lightest0[x] = NO_KEY
         lightest1[x] = NO_KEY
+    for w in range(cuda.grid(1), bits.size, cuda.gridsize(1)):
+        bits[w] = 0
+    for s in range(cuda.grid(1), counts.size, cuda.gridsize(1)):
+        counts[s] = 0
 
 
 @cuda.jit
@@ -163,9 +254,17 @@ def sample_keys(key, sample):
 @cuda.jit
 def select(from_edges, lo, hi, counts, s, u, v, key, ends, keys, parent, lightest, other,
            kept_ends, kept_keys):
+    select_entries(from_edges, lo, hi, counts, s, u, v, key, ends, keys, parent, lightest, other,
+                   kept_ends, kept_keys)
+
+
+@cuda.jit(device=True)
+def select_entries(from_edges, lo, hi, counts, s, u, v, key, ends, keys, parent, lightest, other,
+                   kept_ends, kept_keys):
     """Round ``s``: drop entries inside one tree; offer the others' keys to both roots and keep
     them (count in counts[s]). Input: the edges with keys in [lo, hi) (``from_edges``) or the
-    counts[s − 1] entries round s − 1 kept, whose old roots' keys in ``other`` are reset."""
+    counts[s − 1] entries round s − 1 kept, whose old roots' keys in ``other`` are reset. Every
+    thread of a block calls it (block barriers inside)."""
     block_count = cuda.shared.array(1, np.int32)
     block_base = cuda.shared.array(1, np.int64)
     tid = cuda.threadIdx.x
@@ -207,6 +306,11 @@ def select(from_edges, lo, hi, counts, s, u, v, key, ends, keys, parent, lightes
 
 @cuda.jit
 def choose(counts, s, ends, keys, lightest, parent, bits):
+    choose_entries(counts, s, ends, keys, lightest, parent, bits)
+
+
+@cuda.jit(device=True)
+def choose_entries(counts, s, ends, keys, lightest, parent, bits):
     """Round ``s``'s kept entries: one whose key won at either root is in the forest, and joins
     the two trees."""
     for i in range(cuda.grid(1), counts[s], cuda.gridsize(1)):
@@ -232,6 +336,11 @@ def hook(parent, a, b):
 
 @cuda.jit
 def flatten(parent):
+    flatten_trees(parent)
+
+
+@cuda.jit(device=True)
+def flatten_trees(parent):
     """Every vertex points at its root, found without writing on the way: each thread stores
     only its own entry, so a long chain of hooks that many vertices share costs reads only."""
     for x in range(cuda.grid(1), parent.size, cuda.gridsize(1)):

@@ -173,18 +173,6 @@ def lowest_beyond(dist, far, count, limit, low):
             cuda.atomic.min(low, 0, d)
 
 
-@cuda.jit(device=True)
-def read_in_every_block(array, i, shared):
-    """array[i] as one block-wide value: the block's first thread reads it by an atomic (at L2,
-    never a stale L1 line) — every block must take the same branch, or the blocks still looping
-    wait at the grid barrier for ones that left."""
-    cuda.syncthreads()
-    if cuda.threadIdx.x == 0:
-        shared[0] = cuda.atomic.add(array, i, 0)
-    cuda.syncthreads()
-    return shared[0]
-
-
 def _persistent(indptr, indices, weights, dist, n, q0, q1, lengths, stamp, max_rounds, status,
                 delta, f0, f1, far_stamp, low, phase_work):
     """Every round in one launch. Near–far (Δ-stepping's two-bucket form, Davidson et al.):
@@ -303,14 +291,9 @@ def persistent_kernel():
         return None
 
 
-@functools.cache
-def _multiprocessors() -> int:
-    return 1 if SIMULATED else int(cuda.get_current_device().MULTIPROCESSOR_COUNT)
-
-
 def small_threads(k: int) -> int:
     """The block width for ``k`` sources: wider blocks where there is one per SM or fewer."""
-    return FEW_SOURCES_THREADS if k <= _multiprocessors() else SMALL_THREADS
+    return FEW_SOURCES_THREADS if k <= multiprocessors() else SMALL_THREADS
 
 
 def launch_small(g, d_sources, k, d_out, d_status, threads=None):

@@ -2,9 +2,9 @@
 variant the solve (kernels only, graph resident, median of 5), a warm ``spanning_forest`` call
 (median of 5), the host part of that call apart (the k chosen ids' copy back, the edge and weight
 arrays built from them), its rounds or levels, and a per-step breakdown of one solve from CUDA
-events queued between the launches; gpu-fast-mst also per round (worklist sizes, union-find
-chain lengths), with and without every vertex pointed at its root after each round, and for
-other light-edge targets. Every answer's edge ids are compared with cpu-kruskal's (the same
+events queued between the launches; gpu-fast-mst also per round with its rounds as launch
+pairs (worklist sizes, union-find chain lengths), its rounds as launch pairs against one
+cooperative launch of several sizes, and other light-edge targets. Every answer's edge ids are compared with cpu-kruskal's (the same
 forest: ties by edge id); the grid's total also with scipy's (scipy takes ~17 s on the uniform
 graph, so it is skipped there).
 
@@ -120,25 +120,43 @@ def by_step(steps) -> str:
     return " ".join(f"{k} {v:.3f}" for k, v in total.items()) + f"; sum {sum(total.values()):.3f}"
 
 
-def fast_details(label, g):
+def fast_details(label, g, kruskal):
+    """One solve's steps by CUDA events (one launch: sample, rounds, compact); the rounds as
+    launch pairs, per round, with their union-find chains; then the solve with the rounds as
+    launch pairs against one cooperative launch of every co-resident block or of fewer blocks a
+    multiprocessor, and for other light-edge targets."""
     solver, steps = solved_with_events(lambda record: gpu_fast.Solver(g, after=record))
     print(f"gpu-fast-mst {label} steps (ms, CUDA events, one solve): {by_step(steps)}", flush=True)
-    rounds = [t for step, t in steps if step in ("select", "filter")]
-    chooses = [t for step, t in steps if step == "choose"]
-    print(f"gpu-fast-mst {label} rounds {' '.join(solver.phases)}; kept per round {solver.worklists()}; "
-          f"select ms per round {' '.join(f'{t:.3f}' for t in rounds)}; "
-          f"choose ms per round {' '.join(f'{t:.3f}' for t in chooses)}", flush=True)
-    print(f"gpu-fast-mst {label} after each round (hook chains: longest, mean; trees): "
-          + "; ".join(f"{d} {mean:.2f} {trees}" for d, mean, trees in chain_depths(g)), flush=True)
-    for flat in (False, True):
-        gpu_fast.FLATTEN_EVERY_ROUND = flat
-        solves = [get_variant("gpu-fast-mst").run(g)[1] for _ in range(3)]
-        print(f"gpu-fast-mst {label} every vertex pointed at its root after each round {flat}: solve "
-              f"{ms(statistics.median(solves))} ms (median of 3)", flush=True)
-    gpu_fast.FLATTEN_EVERY_ROUND = False
+    try:
+        gpu_fast.PERSISTENT = False
+        solver, steps = solved_with_events(lambda record: gpu_fast.Solver(g, after=record))
+        print(f"gpu-fast-mst {label} as launch pairs, steps: {by_step(steps)}", flush=True)
+        rounds = [t for step, t in steps if step in ("select", "filter")]
+        chooses = [t for step, t in steps if step == "choose"]
+        print(f"gpu-fast-mst {label} rounds {' '.join(solver.phases)}; kept per round {solver.worklists()}; "
+              f"select ms per round {' '.join(f'{t:.3f}' for t in rounds)}; "
+              f"choose ms per round {' '.join(f'{t:.3f}' for t in chooses)}", flush=True)
+        print(f"gpu-fast-mst {label} after each round (hook chains: longest, mean; trees): "
+              + "; ".join(f"{d} {mean:.2f} {trees}" for d, mean, trees in chain_depths(g)), flush=True)
+    finally:
+        gpu_fast.PERSISTENT = True
+    for persistent, per_sm in ((False, None), (True, None), (True, 1), (True, 2), (True, 4), (True, None)):
+        gpu_fast.PERSISTENT, gpu_fast.ROUNDS_BLOCKS_PER_SM = persistent, per_sm
+        gpu_fast.rounds_kernel.cache_clear()
+        try:
+            ids = get_variant("gpu-fast-mst").run(g)[0]
+            solves = [get_variant("gpu-fast-mst").run(g)[1] for _ in range(REPS)]
+        finally:
+            gpu_fast.PERSISTENT, gpu_fast.ROUNDS_BLOCKS_PER_SM = True, None
+            gpu_fast.rounds_kernel.cache_clear()
+        how = ("launch pairs" if not persistent else
+               f"one launch, {per_sm or 'all co-resident'} blocks a multiprocessor")
+        print(f"gpu-fast-mst {label} rounds as {how}: solve {ms(statistics.median(solves))} ms (median of "
+              f"{REPS}; all {' '.join(ms(t) for t in solves)}); same forest {np.array_equal(ids, kruskal.edge_ids)}",
+              flush=True)
     default = gpu_fast.LIGHT_PER_VERTEX
     try:
-        for target in (2,) if simulated() else (1, 2, 3, 4, 6, g.m / g.n + 1):
+        for target in (2,) if simulated() else (1, 2, 3, 4):
             gpu_fast.LIGHT_PER_VERTEX = target
             solves = [get_variant("gpu-fast-mst").run(g)[1] for _ in range(3)]
             print(f"gpu-fast-mst {label} light edges per vertex {target:g}: solve "
@@ -222,7 +240,7 @@ def main():
         for variant in VARIANTS:
             measure(label, g, variant, kruskal)
             if variant == "gpu-fast-mst":
-                fast_details(label, g)
+                fast_details(label, g, kruskal)
             else:
                 boruvka_details(label, g, kruskal)
         g.device.clear()
