@@ -37,6 +37,9 @@ SMALL_THREADS = 8 if SIMULATED else 256
 FEW_SOURCES_THREADS = 8 if SIMULATED else 1024  # a block per SM or fewer: make each one wider
 DELTA_SCALE = 2          # the large path's first Δ, in units of the seed's rule (0: no near–far)
 PHASE_WORK = 1 << 16     # labels a near–far phase should relax: fewer, and the width doubles (H100: README)
+LOCAL_HOPS = 8            # times a block relaxes its own lowered labels again within a round (≤ MAX_HOPS)
+MAX_HOPS = 64
+LOCAL_SLOTS = 16 if SIMULATED else 1024  # labels a block's own list holds (two lists in shared memory)
 COOPERATIVE_ERROR = None  # why the persistent launch could not be built, if it could not
 
 
@@ -127,25 +130,83 @@ def many_small(indptr, indices, weights, sources, k, out, max_rounds, status):
 
 @cuda.jit(device=True)
 def frontier_round(indptr, indices, weights, dist, n, queue, count, next_queue, lengths,
-                   next_slot, stamp, r, limit, far, far_slot, far_stamp, phase):
+                   next_slot, stamp, r, limit, far, far_slot, far_stamp, phase, hops, local, local_counts):
     """One Bellman-Ford round over queued (source row, vertex) labels, flattened row * n + v;
     a label that falls below ``limit`` is queued for the next round once (stamped with the
     round), one that falls but stays at or above it joins the far pile once (stamped with the
-    phase)."""
+    phase). With ``hops`` > 0, labels that fall below the limit go first to the block's own
+    list in shared memory (``local``: two halves of ``LOCAL_SLOTS``, their lengths in
+    ``local_counts``), which the block relaxes again, up to ``hops`` times, before the grid's
+    barrier: a thin wavefront (a road grid's) moves several edges a round instead of one. What
+    does not fit, and what is left after the last hop, is queued for the next round. Every
+    thread of the block calls it (block barriers inside)."""
+    tag = local_tag(r, 0) if hops else r
+    if hops and cuda.threadIdx.x == 0:
+        local_counts[0] = 0
+        local_counts[1] = 0
+    cuda.syncthreads()
     for i in range(cuda.grid(1), count, cuda.gridsize(1)):
-        item = queue[i]
-        base = (item // n) * n
-        u = item - base
-        du = dist[item]
-        for e in range(indptr[u], indptr[u + 1]):
-            at = base + indices[e]
-            x = du + weights[e]
-            if x < dist[at] and x < cuda.atomic.min(dist, at, x):
-                if x < limit:
-                    if cuda.atomic.exch(stamp, at, r) != r:
-                        next_queue[cuda.atomic.add(lengths, next_slot, 1)] = at
-                elif cuda.atomic.exch(far_stamp, at, phase) != phase:
-                    far[cuda.atomic.add(lengths, far_slot, 1)] = at
+        relax_out(queue[i], indptr, indices, weights, dist, n, next_queue, lengths, next_slot, stamp,
+                  r, tag, limit, far, far_slot, far_stamp, phase, local, local_counts, 0)
+    for h in range(hops):
+        cuda.syncthreads()
+        side = h % 2
+        size = min(local_counts[side], LOCAL_SLOTS)
+        if size == 0:
+            return
+        for j in range(cuda.threadIdx.x, size, cuda.blockDim.x):
+            relax_out(local[side * LOCAL_SLOTS + j], indptr, indices, weights, dist, n, next_queue,
+                      lengths, next_slot, stamp, r, local_tag(r, h + 1), limit, far, far_slot,
+                      far_stamp, phase, local, local_counts, 1 - side)
+        cuda.syncthreads()
+        if cuda.threadIdx.x == 0:
+            local_counts[side] = 0
+    if hops:
+        cuda.syncthreads()
+        side = hops % 2
+        for j in range(cuda.threadIdx.x, min(local_counts[side], LOCAL_SLOTS), cuda.blockDim.x):
+            queue_once(local[side * LOCAL_SLOTS + j], next_queue, lengths, next_slot, stamp, r)
+
+
+@cuda.jit(device=True)
+def local_tag(r, hop):
+    """The stamp of a label put on a block's own list at ``hop`` of round ``r``: negative, so
+    never a round's stamp (≥ 0) nor the cleared one (−1)."""
+    return -2 - (r * (MAX_HOPS + 1) + hop)
+
+
+@cuda.jit(device=True)
+def queue_once(at, queue, lengths, slot, stamp, r):
+    """Queue label ``at`` for the round after ``r`` unless it already is."""
+    if cuda.atomic.exch(stamp, at, r) != r:
+        queue[cuda.atomic.add(lengths, slot, 1)] = at
+
+
+@cuda.jit(device=True)
+def relax_out(item, indptr, indices, weights, dist, n, next_queue, lengths, next_slot, stamp, r, tag,
+              limit, far, far_slot, far_stamp, phase, local, local_counts, side):
+    """Relax label ``item``'s out-edges. One that falls below ``limit`` is stamped ``tag`` and,
+    unless it already was, queued for the next round (``tag`` = r) or put on the block's list
+    ``side`` (a negative tag; queued when the list is full); one that falls but stays at or
+    above the limit joins the far pile once."""
+    base = (item // n) * n
+    u = item - base
+    du = dist[item]
+    for e in range(indptr[u], indptr[u + 1]):
+        at = base + indices[e]
+        x = du + weights[e]
+        if x < dist[at] and x < cuda.atomic.min(dist, at, x):
+            if x < limit:
+                if tag == r:
+                    queue_once(at, next_queue, lengths, next_slot, stamp, r)
+                elif cuda.atomic.exch(stamp, at, tag) != tag:
+                    slot = cuda.atomic.add(local_counts, side, 1)
+                    if slot < LOCAL_SLOTS:
+                        local[side * LOCAL_SLOTS + slot] = at
+                    else:
+                        queue_once(at, next_queue, lengths, next_slot, stamp, r)
+            elif cuda.atomic.exch(far_stamp, at, phase) != phase:
+                far[cuda.atomic.add(lengths, far_slot, 1)] = at
 
 
 @cuda.jit(device=True)
@@ -158,8 +219,7 @@ def split_far(dist, far, count, limit, next_limit, queue, lengths, next_slot, st
         d = dist[item]
         if d >= limit:
             if d < next_limit:
-                if cuda.atomic.exch(stamp, item, r) != r:
-                    queue[cuda.atomic.add(lengths, next_slot, 1)] = item
+                queue_once(item, queue, lengths, next_slot, stamp, r)
             elif cuda.atomic.exch(far_stamp, item, phase + 1) != phase + 1:
                 next_far[cuda.atomic.add(lengths, next_far_slot, 1)] = item
 
@@ -174,7 +234,7 @@ def lowest_beyond(dist, far, count, limit, low):
 
 
 def _persistent(indptr, indices, weights, dist, n, q0, q1, lengths, stamp, max_rounds, status,
-                delta, f0, f1, far_stamp, low, phase_work):
+                delta, f0, f1, far_stamp, low, phase_work, hops):
     """Every round in one launch. Near–far (Δ-stepping's two-bucket form, Davidson et al.):
     labels below ``limit`` are relaxed round after round; those at or above it wait in a far
     pile, and when no label below the limit is left, the limit moves to the next multiple of
@@ -186,9 +246,14 @@ def _persistent(indptr, indices, weights, dist, n, q0, q1, lengths, stamp, max_r
     and halves, never below Δ, after one of over eight times ``phase_work`` (every block counts
     the same queue lengths, so all agree). lengths: [0..2] round r's queue in slot r % 3 (the one
     read, the one filled, the one cleared for the round after); [3..4] the far piles of even
-    and odd phases."""
+    and odd phases. ``hops``: how many times a block relaxes again, within a round, the labels
+    it lowered (``frontier_round``); none without a limit, as the rounds then also count
+    towards a negative cycle."""
     grid = cuda.cg.this_grid()
     counts = cuda.shared.array(1, int64)
+    local = cuda.shared.array(2 * LOCAL_SLOTS, int64)
+    local_counts = cuda.shared.array(2, int32)
+    hops = hops if delta > 0 else 0
     r = 0
     phase = 0
     limit = delta if delta > 0 else INF64
@@ -222,10 +287,12 @@ def _persistent(indptr, indices, weights, dist, n, q0, q1, lengths, stamp, max_r
             break
         elif r % 2 == 0:
             frontier_round(indptr, indices, weights, dist, n, q0, count, q1, lengths, (r + 1) % 3,
-                           stamp, r, limit, f0 if phase % 2 == 0 else f1, 3 + phase % 2, far_stamp, phase)
+                           stamp, r, limit, f0 if phase % 2 == 0 else f1, 3 + phase % 2, far_stamp, phase,
+                           hops, local, local_counts)
         else:
             frontier_round(indptr, indices, weights, dist, n, q1, count, q0, lengths, (r + 1) % 3,
-                           stamp, r, limit, f0 if phase % 2 == 0 else f1, 3 + phase % 2, far_stamp, phase)
+                           stamp, r, limit, f0 if phase % 2 == 0 else f1, 3 + phase % 2, far_stamp, phase,
+                           hops, local, local_counts)
         grid.sync()
         if cuda.grid(1) == 0:
             lengths[r % 3] = 0
@@ -241,8 +308,10 @@ def _persistent(indptr, indices, weights, dist, n, q0, q1, lengths, stamp, max_r
 def one_round(indptr, indices, weights, dist, n, queue, lengths, r, next_queue, stamp):
     """The round as its own launch, where a cooperative launch cannot be built (Bellman-Ford:
     no limit, so no far pile)."""
+    no_list = cuda.shared.array(1, int64)
+    no_counts = cuda.shared.array(1, int32)
     frontier_round(indptr, indices, weights, dist, n, queue, lengths[r % 3], next_queue, lengths,
-                   (r + 1) % 3, stamp, r, INF64, queue, 0, stamp, 0)
+                   (r + 1) % 3, stamp, r, INF64, queue, 0, stamp, 0, 0, no_list, no_counts)
 
 
 @cuda.jit
@@ -276,7 +345,7 @@ def seed_sources(dist, sources, n):
 
 _SIGNATURE = ("void(int64[::1], int32[::1], int32[::1], int64[::1], int64, int64[::1], int64[::1], "
               "int32[::1], int32[::1], int64, int32[::1], int64, int64[::1], int64[::1], int32[::1], "
-              "int64[::1], int64)")
+              "int64[::1], int64, int64)")
 
 
 @functools.cache
@@ -375,7 +444,8 @@ def _large(g, sources):
             if persistent is not None:
                 kernel, blocks = persistent
                 kernel[blocks, THREADS](indptr, indices, weights, dist, n, q0, q1, lengths, stamp,
-                                        max_rounds, status, delta, f0, f1, far_stamp, low, PHASE_WORK)
+                                        max_rounds, status, delta, f0, f1, far_stamp, low, PHASE_WORK,
+                                        LOCAL_HOPS)
             else:
                 _round_by_round(indptr, indices, weights, dist, n, q0, q1, lengths, stamp, status)
             target, row = (mapped, first) if mapped is not None else (rows_out, 0)
