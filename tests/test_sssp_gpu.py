@@ -76,6 +76,20 @@ def test_fast_large_path_near_far_is_exact_at_any_delta(monkeypatch, scale, big,
     assert_routes_are_shortest(result, cheapest(n, *edges))
 
 
+@pytest.mark.parametrize("aggregate", [True, False])
+def test_fast_large_path_is_exact_with_and_without_aggregated_appends(monkeypatch, large_path, aggregate):
+    # 13 vertices, zero-cost and parallel edges, vertex 12 unreachable, a source twice; Δ far
+    # below the costs, so labels go through the far pile (both appends of the persistent path).
+    monkeypatch.setattr(gpu_fast, "AGGREGATE", aggregate)
+    monkeypatch.setattr(gpu_fast, "DELTA_SCALE", 0.01)
+    n = 13
+    edges = awkward_edges(n, seed=31)
+    sources = [4, 12, 4]
+    result = solve(as_coo(n, *edges), sources, "gpu-fast-sssp")
+    assert ("near–far" in result.note) == (large_path == "persistent"), result.note
+    np.testing.assert_array_equal(result.dist, scipy_distances(cheapest(n, *edges), sources))
+
+
 def test_fast_large_path_width_stops_doubling_before_it_overflows(monkeypatch):
     # A long path: one label per phase, so the width doubles phase after phase, far past 2^62.
     monkeypatch.setattr(gpu_fast, "SMALL_MAX", 0)

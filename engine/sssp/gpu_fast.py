@@ -37,6 +37,7 @@ SMALL_THREADS = 8 if SIMULATED else 256
 FEW_SOURCES_THREADS = 8 if SIMULATED else 1024  # a block per SM or fewer: make each one wider
 DELTA_SCALE = 2          # the large path's first Δ, in units of the seed's rule (0: no near–far)
 PHASE_WORK = 1 << 16     # labels a near–far phase should relax: fewer, and the width doubles (H100: README)
+AGGREGATE = True         # the large path's queue appends: one atomic add per warp and queue, not per label
 COOPERATIVE_ERROR = None  # why the persistent launch could not be built, if it could not
 
 
@@ -125,13 +126,51 @@ def many_small(indptr, indices, weights, sources, k, out, max_rounds, status):
         store_row(d, out, status, row, over - 1)
 
 
+if SIMULATED:  # no warp intrinsics in the simulator, which runs threads, not warps: a lane alone
+    @cuda.jit(device=True)
+    def lanes_appending_to(slot):
+        return 1 << cuda.laneid
+
+    @cuda.jit(device=True)
+    def from_lane(lanes, value, lane):
+        return value
+else:
+    @cuda.jit(device=True)
+    def lanes_appending_to(slot):
+        """The lanes of this warp at this append now whose counter is lengths[slot]: the ones
+        at it together, split by counter in case the compiler merged appends to two queues."""
+        return cuda.match_any_sync(cuda.activemask(), slot)
+
+    @cuda.jit(device=True)
+    def from_lane(lanes, value, lane):
+        return cuda.shfl_sync(lanes, value, lane)
+
+
+@cuda.jit(device=True)
+def append(queue, lengths, slot, item, aggregate):
+    """queue[lengths[slot]++] ← item. Aggregated: the lanes of a warp appending to one queue at
+    once take consecutive places with one atomic add by the lowest of them — a round's pushes
+    all count on one address, where an atomic per label waits for the one before at L2. The
+    lanes of a grid-stride loop diverge, so the group is the lanes here now, not the warp."""
+    if aggregate:
+        lanes = lanes_appending_to(slot)
+        lane = cuda.laneid
+        lowest = cuda.ffs(lanes) - 1
+        first = 0
+        if lane == lowest:
+            first = cuda.atomic.add(lengths, slot, cuda.popc(lanes))
+        queue[from_lane(lanes, first, lowest) + cuda.popc(lanes & ((1 << lane) - 1))] = item
+    else:
+        queue[cuda.atomic.add(lengths, slot, 1)] = item
+
+
 @cuda.jit(device=True)
 def frontier_round(indptr, indices, weights, dist, n, queue, count, next_queue, lengths,
-                   next_slot, stamp, r, limit, far, far_slot, far_stamp, phase):
+                   next_slot, stamp, r, limit, far, far_slot, far_stamp, phase, aggregate):
     """One Bellman-Ford round over queued (source row, vertex) labels, flattened row * n + v;
     a label that falls below ``limit`` is queued for the next round once (stamped with the
     round), one that falls but stays at or above it joins the far pile once (stamped with the
-    phase)."""
+    phase); ``append`` aggregated or not."""
     for i in range(cuda.grid(1), count, cuda.gridsize(1)):
         item = queue[i]
         base = (item // n) * n
@@ -143,14 +182,14 @@ def frontier_round(indptr, indices, weights, dist, n, queue, count, next_queue, 
             if x < dist[at] and x < cuda.atomic.min(dist, at, x):
                 if x < limit:
                     if cuda.atomic.exch(stamp, at, r) != r:
-                        next_queue[cuda.atomic.add(lengths, next_slot, 1)] = at
+                        append(next_queue, lengths, next_slot, at, aggregate)
                 elif cuda.atomic.exch(far_stamp, at, phase) != phase:
-                    far[cuda.atomic.add(lengths, far_slot, 1)] = at
+                    append(far, lengths, far_slot, at, aggregate)
 
 
 @cuda.jit(device=True)
 def split_far(dist, far, count, limit, next_limit, queue, lengths, next_slot, stamp, r,
-              next_far, next_far_slot, far_stamp, phase):
+              next_far, next_far_slot, far_stamp, phase, aggregate):
     """The far pile at a new limit: labels now below it join the next round's queue, the rest
     the next phase's pile; entries whose label fell below the old limit were queued then."""
     for i in range(cuda.grid(1), count, cuda.gridsize(1)):
@@ -159,9 +198,9 @@ def split_far(dist, far, count, limit, next_limit, queue, lengths, next_slot, st
         if d >= limit:
             if d < next_limit:
                 if cuda.atomic.exch(stamp, item, r) != r:
-                    queue[cuda.atomic.add(lengths, next_slot, 1)] = item
+                    append(queue, lengths, next_slot, item, aggregate)
             elif cuda.atomic.exch(far_stamp, item, phase + 1) != phase + 1:
-                next_far[cuda.atomic.add(lengths, next_far_slot, 1)] = item
+                append(next_far, lengths, next_far_slot, item, aggregate)
 
 
 @cuda.jit(device=True)
@@ -186,7 +225,7 @@ def read_in_every_block(array, i, shared):
 
 
 def _persistent(indptr, indices, weights, dist, n, q0, q1, lengths, stamp, max_rounds, status,
-                delta, f0, f1, far_stamp, low, phase_work):
+                delta, f0, f1, far_stamp, low, phase_work, aggregate):
     """Every round in one launch. Near–far (Δ-stepping's two-bucket form, Davidson et al.):
     labels below ``limit`` are relaxed round after round; those at or above it wait in a far
     pile, and when no label below the limit is left, the limit moves to the next multiple of
@@ -198,7 +237,7 @@ def _persistent(indptr, indices, weights, dist, n, q0, q1, lengths, stamp, max_r
     and halves, never below Δ, after one of over eight times ``phase_work`` (every block counts
     the same queue lengths, so all agree). lengths: [0..2] round r's queue in slot r % 3 (the one
     read, the one filled, the one cleared for the round after); [3..4] the far piles of even
-    and odd phases."""
+    and odd phases. ``aggregate``: warp-aggregated queue appends (``append``)."""
     grid = cuda.cg.this_grid()
     counts = cuda.shared.array(1, int64)
     r = 0
@@ -226,7 +265,7 @@ def _persistent(indptr, indices, weights, dist, n, q0, q1, lengths, stamp, max_r
             work = 0
             next_limit = (lowest // width + 1) * width if lowest < INF64 else INF64
             split_far(dist, far, far_count, limit, next_limit, q0 if r % 2 == 1 else q1, lengths,
-                      (r + 1) % 3, stamp, r, next_far, 3 + (phase + 1) % 2, far_stamp, phase)
+                      (r + 1) % 3, stamp, r, next_far, 3 + (phase + 1) % 2, far_stamp, phase, aggregate)
             limit = next_limit
         elif r >= max_rounds:
             if cuda.grid(1) == 0:
@@ -234,10 +273,12 @@ def _persistent(indptr, indices, weights, dist, n, q0, q1, lengths, stamp, max_r
             break
         elif r % 2 == 0:
             frontier_round(indptr, indices, weights, dist, n, q0, count, q1, lengths, (r + 1) % 3,
-                           stamp, r, limit, f0 if phase % 2 == 0 else f1, 3 + phase % 2, far_stamp, phase)
+                           stamp, r, limit, f0 if phase % 2 == 0 else f1, 3 + phase % 2, far_stamp, phase,
+                           aggregate)
         else:
             frontier_round(indptr, indices, weights, dist, n, q1, count, q0, lengths, (r + 1) % 3,
-                           stamp, r, limit, f0 if phase % 2 == 0 else f1, 3 + phase % 2, far_stamp, phase)
+                           stamp, r, limit, f0 if phase % 2 == 0 else f1, 3 + phase % 2, far_stamp, phase,
+                           aggregate)
         grid.sync()
         if cuda.grid(1) == 0:
             lengths[r % 3] = 0
@@ -250,11 +291,11 @@ def _persistent(indptr, indices, weights, dist, n, q0, q1, lengths, stamp, max_r
 
 
 @cuda.jit
-def one_round(indptr, indices, weights, dist, n, queue, lengths, r, next_queue, stamp):
+def one_round(indptr, indices, weights, dist, n, queue, lengths, r, next_queue, stamp, aggregate):
     """The round as its own launch, where a cooperative launch cannot be built (Bellman-Ford:
     no limit, so no far pile)."""
     frontier_round(indptr, indices, weights, dist, n, queue, lengths[r % 3], next_queue, lengths,
-                   (r + 1) % 3, stamp, r, INF64, queue, 0, stamp, 0)
+                   (r + 1) % 3, stamp, r, INF64, queue, 0, stamp, 0, aggregate)
 
 
 @cuda.jit
@@ -288,7 +329,7 @@ def seed_sources(dist, sources, n):
 
 _SIGNATURE = ("void(int64[::1], int32[::1], int32[::1], int64[::1], int64, int64[::1], int64[::1], "
               "int32[::1], int32[::1], int64, int32[::1], int64, int64[::1], int64[::1], int32[::1], "
-              "int64[::1], int64)")
+              "int64[::1], int64, boolean)")
 
 
 @functools.cache
@@ -392,7 +433,8 @@ def _large(g, sources):
             if persistent is not None:
                 kernel, blocks = persistent
                 kernel[blocks, THREADS](indptr, indices, weights, dist, n, q0, q1, lengths, stamp,
-                                        max_rounds, status, delta, f0, f1, far_stamp, low, PHASE_WORK)
+                                        max_rounds, status, delta, f0, f1, far_stamp, low, PHASE_WORK,
+                                        AGGREGATE)
             else:
                 _round_by_round(indptr, indices, weights, dist, n, q0, q1, lengths, stamp, status)
             target, row = (mapped, first) if mapped is not None else (rows_out, 0)
@@ -418,7 +460,7 @@ def _round_by_round(indptr, indices, weights, dist, n, q0, q1, lengths, stamp, s
             return
         queue, next_queue = (q0, q1) if r % 2 == 0 else (q1, q0)
         one_round[blocks_for(int(counts[r % 3])), THREADS](indptr, indices, weights, dist, n, queue,
-                                                            lengths, r, next_queue, stamp)
+                                                            lengths, r, next_queue, stamp, AGGREGATE)
         counts[r % 3] = 0
         lengths[r % 3:r % 3 + 1].copy_to_device(counts[r % 3:r % 3 + 1])
         r += 1
