@@ -90,6 +90,26 @@ def test_fast_large_path_is_exact_with_and_without_aggregated_appends(monkeypatc
     np.testing.assert_array_equal(result.dist, scipy_distances(cheapest(n, *edges), sources))
 
 
+def test_fast_large_path_launches_at_most_the_blocks_per_sm_asked_for(monkeypatch):
+    monkeypatch.setattr(gpu_fast, "_multiprocessors", lambda: 132)
+    assert gpu_fast.persistent_blocks(528) == 528       # None: every co-resident block
+    monkeypatch.setattr(gpu_fast, "PERSISTENT_BLOCKS_PER_SM", 2)
+    assert gpu_fast.persistent_blocks(528) == 264
+    assert gpu_fast.persistent_blocks(100) == 100       # never more than are co-resident
+
+
+def test_fast_large_path_is_exact_with_one_block_per_sm(monkeypatch):
+    # 17 vertices, zero-cost and parallel edges, vertex 16 unreachable, a source twice.
+    monkeypatch.setattr(gpu_fast, "SMALL_MAX", 0)
+    monkeypatch.setattr(gpu_fast, "PERSISTENT_BLOCKS_PER_SM", 1)
+    n = 17
+    edges = awkward_edges(n, seed=41)
+    sources = [16, 5, 5]
+    result = solve(as_coo(n, *edges), sources, "gpu-fast-sssp")
+    assert "persistent" in result.note, result.note
+    np.testing.assert_array_equal(result.dist, scipy_distances(cheapest(n, *edges), sources))
+
+
 def test_fast_large_path_width_stops_doubling_before_it_overflows(monkeypatch):
     # A long path: one label per phase, so the width doubles phase after phase, far past 2^62.
     monkeypatch.setattr(gpu_fast, "SMALL_MAX", 0)
@@ -364,7 +384,11 @@ def test_larger_graphs_match_scipy_on_the_gpu(variant, n, degree):
 
 
 @pytest.mark.skipif(SIM, reason="larger graphs need a real GPU")
-def test_fast_large_path_on_the_gpu_is_exact_on_a_road_grid_and_rmat():
+@pytest.mark.parametrize("aggregate, per_sm", [(True, None), (False, None), (True, 1)])
+def test_fast_large_path_on_the_gpu_is_exact_on_a_road_grid_and_rmat(monkeypatch, aggregate, per_sm):
+    # warps of 32 lanes whose appends diverge: what the simulator cannot run
+    monkeypatch.setattr(gpu_fast, "AGGREGATE", aggregate)
+    monkeypatch.setattr(gpu_fast, "PERSISTENT_BLOCKS_PER_SM", per_sm)
     from engine.sssp.generators import rmat, road_grid
     for graph in (road_grid(300, seed=1), rmat(14, seed=2)):
         sources = [0, 4_000, graph.n - 1]

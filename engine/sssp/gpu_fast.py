@@ -38,6 +38,7 @@ FEW_SOURCES_THREADS = 8 if SIMULATED else 1024  # a block per SM or fewer: make 
 DELTA_SCALE = 2          # the large path's first Δ, in units of the seed's rule (0: no near–far)
 PHASE_WORK = 1 << 16     # labels a near–far phase should relax: fewer, and the width doubles (H100: README)
 AGGREGATE = True         # the large path's queue appends: one atomic add per warp and queue, not per label
+PERSISTENT_BLOCKS_PER_SM = None  # the persistent launch's blocks per SM at most (None: every co-resident one)
 COOPERATIVE_ERROR = None  # why the persistent launch could not be built, if it could not
 
 
@@ -349,6 +350,15 @@ def _multiprocessors() -> int:
     return 1 if SIMULATED else int(cuda.get_current_device().MULTIPROCESSOR_COUNT)
 
 
+def persistent_blocks(co_resident: int) -> int:
+    """Blocks of the persistent launch: every co-resident one, or ``PERSISTENT_BLOCKS_PER_SM``
+    per SM where that is fewer — each grid barrier and each block-wide read of a queue length
+    waits for every block, so fewer may be cheaper per round."""
+    if PERSISTENT_BLOCKS_PER_SM is None:
+        return co_resident
+    return min(co_resident, PERSISTENT_BLOCKS_PER_SM * _multiprocessors())
+
+
 def small_threads(k: int) -> int:
     """The block width for ``k`` sources: wider blocks where there is one per SM or fewer."""
     return FEW_SOURCES_THREADS if k <= _multiprocessors() else SMALL_THREADS
@@ -431,10 +441,10 @@ def _large(g, sources):
             seed_sources[blocks_for(len(rows)), THREADS](dist, d_rows, n)
             status.copy_to_device(np.zeros(1, np.int32))
             if persistent is not None:
-                kernel, blocks = persistent
-                kernel[blocks, THREADS](indptr, indices, weights, dist, n, q0, q1, lengths, stamp,
-                                        max_rounds, status, delta, f0, f1, far_stamp, low, PHASE_WORK,
-                                        AGGREGATE)
+                kernel, co_resident = persistent
+                kernel[persistent_blocks(co_resident), THREADS](
+                    indptr, indices, weights, dist, n, q0, q1, lengths, stamp, max_rounds, status, delta,
+                    f0, f1, far_stamp, low, PHASE_WORK, AGGREGATE)
             else:
                 _round_by_round(indptr, indices, weights, dist, n, q0, q1, lengths, stamp, status)
             target, row = (mapped, first) if mapped is not None else (rows_out, 0)
