@@ -7,6 +7,7 @@ Under Numba's CUDA simulator (no GPU) the graphs stay tiny: every GPU thread is 
 """
 
 import gc
+import re
 
 import numpy as np
 import pytest
@@ -88,6 +89,16 @@ def test_fast_large_path_is_exact_with_and_without_aggregated_appends(monkeypatc
     result = solve(as_coo(n, *edges), sources, "gpu-fast-sssp")
     assert ("near–far" in result.note) == (large_path == "persistent"), result.note
     np.testing.assert_array_equal(result.dist, scipy_distances(cheapest(n, *edges), sources))
+    if large_path == "persistent":
+        rounds, phases = rounds_and_phases(result.note)
+        assert rounds > phases > 1   # every split of the far pile is a round, and so is the first
+
+
+def rounds_and_phases(note):
+    """The rounds and phases the persistent launch's note names."""
+    counted = re.search(r"([\d,]+) rounds in ([\d,]+) phases", note)
+    assert counted, note
+    return tuple(int(c.replace(",", "")) for c in counted.groups())
 
 
 def test_fast_large_path_launches_at_most_the_blocks_per_sm_asked_for(monkeypatch):
@@ -119,6 +130,8 @@ def test_fast_large_path_width_stops_doubling_before_it_overflows(monkeypatch):
     costs = np.full(n - 1, 2**31 - 2, np.int64)
     result = solve(as_coo(n, tails, heads, costs), [0], "gpu-fast-sssp")
     np.testing.assert_array_equal(result.dist[0], np.arange(n) * float(2**31 - 2))
+    rounds, phases = rounds_and_phases(result.note)
+    assert phases > 1 and rounds >= phases
 
 
 def test_fast_large_path_takes_bellman_ford_rounds_for_negative_costs(monkeypatch):
@@ -127,6 +140,7 @@ def test_fast_large_path_takes_bellman_ford_rounds_for_negative_costs(monkeypatc
     edges = awkward_edges(n, seed=11, negative=True)
     result = solve(as_coo(n, *edges), [3], "gpu-fast-sssp")
     assert "near–far" not in result.note
+    assert re.search(r": \d+ Bellman-Ford rounds", result.note), result.note
     np.testing.assert_array_equal(result.dist, scipy_distances(cheapest(n, *edges), [3]))
 
 

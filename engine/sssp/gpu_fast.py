@@ -225,7 +225,7 @@ def read_in_every_block(array, i, shared):
     return shared[0]
 
 
-def _persistent(indptr, indices, weights, dist, n, q0, q1, lengths, stamp, max_rounds, status,
+def _persistent(indptr, indices, weights, dist, n, q0, q1, lengths, stamp, max_rounds, stats,
                 delta, f0, f1, far_stamp, low, phase_work, aggregate):
     """Every round in one launch. Near–far (Δ-stepping's two-bucket form, Davidson et al.):
     labels below ``limit`` are relaxed round after round; those at or above it wait in a far
@@ -238,7 +238,10 @@ def _persistent(indptr, indices, weights, dist, n, q0, q1, lengths, stamp, max_r
     and halves, never below Δ, after one of over eight times ``phase_work`` (every block counts
     the same queue lengths, so all agree). lengths: [0..2] round r's queue in slot r % 3 (the one
     read, the one filled, the one cleared for the round after); [3..4] the far piles of even
-    and odd phases. ``aggregate``: warp-aggregated queue appends (``append``)."""
+    and odd phases. ``aggregate``: warp-aggregated queue appends (``append``). stats: [0] 1
+    where labels still fell after ``max_rounds`` rounds, [1] the rounds (passes that end in a
+    grid barrier, the far pile's splits among them), [2] the phases — what a probe needs to
+    tell the cost of a barrier from the cost of a round's work."""
     grid = cuda.cg.this_grid()
     counts = cuda.shared.array(1, int64)
     r = 0
@@ -270,7 +273,7 @@ def _persistent(indptr, indices, weights, dist, n, q0, q1, lengths, stamp, max_r
             limit = next_limit
         elif r >= max_rounds:
             if cuda.grid(1) == 0:
-                status[0] = 1
+                stats[0] = 1
             break
         elif r % 2 == 0:
             frontier_round(indptr, indices, weights, dist, n, q0, count, q1, lengths, (r + 1) % 3,
@@ -289,6 +292,9 @@ def _persistent(indptr, indices, weights, dist, n, q0, q1, lengths, stamp, max_r
         if count == 0:
             phase += 1
         r += 1
+    if cuda.grid(1) == 0:
+        stats[1] = r
+        stats[2] = phase + 1
 
 
 @cuda.jit
@@ -329,7 +335,7 @@ def seed_sources(dist, sources, n):
 
 
 _SIGNATURE = ("void(int64[::1], int32[::1], int32[::1], int64[::1], int64, int64[::1], int64[::1], "
-              "int32[::1], int32[::1], int64, int32[::1], int64, int64[::1], int64[::1], int32[::1], "
+              "int32[::1], int32[::1], int64, int64[::1], int64, int64[::1], int64[::1], int32[::1], "
               "int64[::1], int64, boolean)")
 
 
@@ -376,7 +382,7 @@ def launch_small(g, d_sources, k, d_out, d_status, threads=None):
 
 
 def _small(g, sources):
-    """(float64 distances, seconds, rows whose source reaches a negative cycle). No allocation
+    """(float64 distances, seconds, rows whose source reaches a negative cycle, how). No allocation
     and no copy call per call: the sources and the cycle flags in mapped memory kept between
     calls, the answer written by the kernel straight into a pooled mapped buffer that becomes
     the caller's (``answer_buffers``); only when every pooled one is still held, written on the
@@ -390,7 +396,7 @@ def _small(g, sources):
         if out is None:
             d_out.copy_to_host(host)
         cycles = np.flatnonzero(status[:k])
-    return host, seconds, cycles
+    return host, seconds, cycles, "one block per source, labels in shared memory"
 
 
 def near_far_delta(g) -> int:
@@ -404,7 +410,8 @@ def near_far_delta(g) -> int:
 
 def _large(g, sources):
     """(float64 distances, seconds, first rows of batches whose labels still fell past the
-    round limit). Each batch's labels are written as float64 by the device into the answer:
+    round limit, how: the launch, and the rounds and phases of the persistent one over all
+    batches). Each batch's labels are written as float64 by the device into the answer:
     pooled mapped host memory, or a device buffer copied into pooled page-locked memory
     (``answer_buffers``) — no host pass over the k × n labels."""
     with answer_buffers.LOCK:
@@ -417,7 +424,7 @@ def _large(g, sources):
     q0 = kept_buffer(g, "fast q0", batch * n, np.int64)
     q1 = kept_buffer(g, "fast q1", batch * n, np.int64)
     lengths = kept_buffer(g, "fast lengths", 5, np.int32)
-    status = kept_buffer(g, "fast status", 1, np.int32)
+    stats = kept_buffer(g, "fast stats", 3, np.int64)  # see _persistent
     persistent = persistent_kernel()
     delta, max_rounds = near_far_delta(g), n + 1
     if persistent is not None and delta:
@@ -429,7 +436,7 @@ def _large(g, sources):
         delta, f0, f1, far_stamp = 0, q0, q1, stamp  # Bellman-Ford: no far pile
     low = kept_buffer(g, "fast low", 1, np.int64)
     rows_out = None if mapped is not None else kept_buffer(g, "fast rows", (batch, n), np.float64)
-    seconds, cycles = 0.0, []
+    seconds, cycles, rounds, phases = 0.0, [], 0, 0
     for first in range(0, len(sources), batch):
         rows = sources[first:first + batch]
         items = len(rows) * n
@@ -439,26 +446,35 @@ def _large(g, sources):
             grid = blocks_for(items)
             start_batch[grid, THREADS](dist, stamp, far_stamp, d_rows, n, q0, lengths, low)
             seed_sources[blocks_for(len(rows)), THREADS](dist, d_rows, n)
-            status.copy_to_device(np.zeros(1, np.int32))
+            stats.copy_to_device(np.zeros(3, np.int64))
             if persistent is not None:
                 kernel, co_resident = persistent
                 kernel[persistent_blocks(co_resident), THREADS](
-                    indptr, indices, weights, dist, n, q0, q1, lengths, stamp, max_rounds, status, delta,
+                    indptr, indices, weights, dist, n, q0, q1, lengths, stamp, max_rounds, stats, delta,
                     f0, f1, far_stamp, low, PHASE_WORK, AGGREGATE)
             else:
-                _round_by_round(indptr, indices, weights, dist, n, q0, q1, lengths, stamp, status)
+                _round_by_round(indptr, indices, weights, dist, n, q0, q1, lengths, stamp, stats)
             target, row = (mapped, first) if mapped is not None else (rows_out, 0)
             write_rows[blocks_for(items), THREADS](dist, n, len(rows), target, row)
 
         seconds += timed_on_device(launch_all)
-        if status.copy_to_host()[0]:
+        cycle, batch_rounds, batch_phases = stats.copy_to_host().tolist()
+        if cycle:
             cycles.append(first)
+        rounds, phases = rounds + batch_rounds, phases + batch_phases
         if mapped is None:
             rows_out[:len(rows)].copy_to_host(host[first:first + len(rows)])
-    return host, seconds, np.array(cycles, np.int64)
+    if persistent is None:
+        how = f"frontier round by round (no cooperative launch: {COOPERATIVE_ERROR})"
+    else:
+        counted = (f", near–far Δ = {delta}: {rounds:,} rounds in {phases:,} phases" if delta else
+                   f": {rounds:,} Bellman-Ford rounds")
+        blocks = persistent_blocks(persistent[1])
+        how = f"persistent grid-wide frontier on {blocks} × {THREADS} threads{counted}"
+    return host, seconds, np.array(cycles, np.int64), how
 
 
-def _round_by_round(indptr, indices, weights, dist, n, q0, q1, lengths, stamp, status):
+def _round_by_round(indptr, indices, weights, dist, n, q0, q1, lengths, stamp, stats):
     counts = np.zeros(lengths.size, np.int32)
     r = 0
     while True:
@@ -466,7 +482,7 @@ def _round_by_round(indptr, indices, weights, dist, n, q0, q1, lengths, stamp, s
         if counts[r % 3] == 0:
             return
         if r >= n + 1:
-            status.copy_to_device(np.ones(1, np.int32))
+            stats[:1].copy_to_device(np.ones(1, np.int64))
             return
         queue, next_queue = (q0, q1) if r % 2 == 0 else (q1, q0)
         one_round[blocks_for(int(counts[r % 3])), THREADS](indptr, indices, weights, dist, n, queue,
@@ -482,12 +498,7 @@ def run(g, sources):
     if not len(sources) or not g.n:
         return np.empty((len(sources), g.n), np.int64), 0.0, None
     small = g.n <= SMALL_MAX
-    out, seconds, cycles = (_small if small else _large)(g, sources)
+    out, seconds, cycles, how = (_small if small else _large)(g, sources)
     if len(cycles):
         raise_negative_cycle(g, sources if not small else sources[cycles])
-    delta = near_far_delta(g)
-    near_far = f", near–far Δ = {delta}" if delta else ""
-    how = ("one block per source, labels in shared memory" if small else
-           f"persistent grid-wide frontier{near_far}" if persistent_kernel() is not None else
-           f"frontier round by round (no cooperative launch: {COOPERATIVE_ERROR})")
     return out, seconds, f"gpu-fast-sssp: {how}"
