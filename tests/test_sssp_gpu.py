@@ -7,6 +7,7 @@ Under Numba's CUDA simulator (no GPU) the graphs stay tiny: every GPU thread is 
 """
 
 import gc
+import re
 
 import numpy as np
 import pytest
@@ -76,6 +77,73 @@ def test_fast_large_path_near_far_is_exact_at_any_delta(monkeypatch, scale, big,
     assert_routes_are_shortest(result, cheapest(n, *edges))
 
 
+@pytest.mark.parametrize("aggregate", [True, False])
+def test_fast_large_path_is_exact_with_and_without_aggregated_appends(monkeypatch, large_path, aggregate):
+    # 13 vertices, zero-cost and parallel edges, vertex 12 unreachable, a source twice; Δ far
+    # below the costs, so labels go through the far pile (both appends of the persistent path).
+    monkeypatch.setattr(gpu_fast, "AGGREGATE", aggregate)
+    monkeypatch.setattr(gpu_fast, "DELTA_SCALE", 0.01)
+    n = 13
+    edges = awkward_edges(n, seed=31)
+    sources = [4, 12, 4]
+    result = solve(as_coo(n, *edges), sources, "gpu-fast-sssp")
+    assert ("near–far" in result.note) == (large_path == "persistent"), result.note
+    np.testing.assert_array_equal(result.dist, scipy_distances(cheapest(n, *edges), sources))
+    if large_path == "persistent":
+        rounds, phases = rounds_and_phases(result.note)
+        assert rounds > phases > 1   # every split of the far pile is a round, and so is the first
+
+
+def rounds_and_phases(note):
+    """The rounds and phases the persistent launch's note names."""
+    counted = re.search(r"([\d,]+) rounds in ([\d,]+) phases", note)
+    assert counted, note
+    return tuple(int(c.replace(",", "")) for c in counted.groups())
+
+
+@pytest.mark.parametrize("hops", [0, 1, 3])
+@pytest.mark.parametrize("scale", [0.01, 100])
+def test_fast_large_path_is_exact_whatever_the_blocks_own_hops(monkeypatch, hops, scale):
+    # A star of 40 zero- and unit-cost spokes from vertex 0 overflows a block's own list (16
+    # labels under the simulator) in one hop; a chain beyond the spokes needs many hops; awkward
+    # edges (zero costs, parallel edges, an unreachable vertex) around them. Δ far below the
+    # costs (the far pile carries most labels) and far above them (the block's list does).
+    monkeypatch.setattr(gpu_fast, "SMALL_MAX", 0)
+    monkeypatch.setattr(gpu_fast, "LOCAL_HOPS", hops)
+    monkeypatch.setattr(gpu_fast, "DELTA_SCALE", scale)
+    n = 61
+    tails, heads, costs = awkward_edges(n - 1, seed=53)
+    spokes = np.arange(1, 41)
+    chain = np.arange(40, n - 2)
+    tails = np.r_[tails, np.zeros(40, int), chain]
+    heads = np.r_[heads, spokes, chain + 1]
+    costs = np.r_[costs, spokes % 2, np.full(len(chain), 3)]
+    sources = [0, 7, 0]
+    result = solve(as_coo(n, tails, heads, costs), sources, "gpu-fast-sssp")
+    assert "near–far" in result.note, result.note
+    np.testing.assert_array_equal(result.dist, scipy_distances(cheapest(n, tails, heads, costs), sources))
+
+
+def test_fast_large_path_launches_at_most_the_blocks_per_sm_asked_for(monkeypatch):
+    monkeypatch.setattr(gpu_fast, "multiprocessors", lambda: 132)
+    assert gpu_fast.persistent_blocks(528) == 528       # None: every co-resident block
+    monkeypatch.setattr(gpu_fast, "PERSISTENT_BLOCKS_PER_SM", 2)
+    assert gpu_fast.persistent_blocks(528) == 264
+    assert gpu_fast.persistent_blocks(100) == 100       # never more than are co-resident
+
+
+def test_fast_large_path_is_exact_with_one_block_per_sm(monkeypatch):
+    # 17 vertices, zero-cost and parallel edges, vertex 16 unreachable, a source twice.
+    monkeypatch.setattr(gpu_fast, "SMALL_MAX", 0)
+    monkeypatch.setattr(gpu_fast, "PERSISTENT_BLOCKS_PER_SM", 1)
+    n = 17
+    edges = awkward_edges(n, seed=41)
+    sources = [16, 5, 5]
+    result = solve(as_coo(n, *edges), sources, "gpu-fast-sssp")
+    assert "persistent" in result.note, result.note
+    np.testing.assert_array_equal(result.dist, scipy_distances(cheapest(n, *edges), sources))
+
+
 def test_fast_large_path_width_stops_doubling_before_it_overflows(monkeypatch):
     # A long path: one label per phase, so the width doubles phase after phase, far past 2^62.
     monkeypatch.setattr(gpu_fast, "SMALL_MAX", 0)
@@ -85,6 +153,8 @@ def test_fast_large_path_width_stops_doubling_before_it_overflows(monkeypatch):
     costs = np.full(n - 1, 2**31 - 2, np.int64)
     result = solve(as_coo(n, tails, heads, costs), [0], "gpu-fast-sssp")
     np.testing.assert_array_equal(result.dist[0], np.arange(n) * float(2**31 - 2))
+    rounds, phases = rounds_and_phases(result.note)
+    assert phases > 1 and rounds >= phases
 
 
 def test_fast_large_path_takes_bellman_ford_rounds_for_negative_costs(monkeypatch):
@@ -93,6 +163,7 @@ def test_fast_large_path_takes_bellman_ford_rounds_for_negative_costs(monkeypatc
     edges = awkward_edges(n, seed=11, negative=True)
     result = solve(as_coo(n, *edges), [3], "gpu-fast-sssp")
     assert "near–far" not in result.note
+    assert re.search(r": \d+ Bellman-Ford rounds", result.note), result.note
     np.testing.assert_array_equal(result.dist, scipy_distances(cheapest(n, *edges), [3]))
 
 
@@ -350,7 +421,14 @@ def test_larger_graphs_match_scipy_on_the_gpu(variant, n, degree):
 
 
 @pytest.mark.skipif(SIM, reason="larger graphs need a real GPU")
-def test_fast_large_path_on_the_gpu_is_exact_on_a_road_grid_and_rmat():
+@pytest.mark.parametrize("aggregate, per_sm, hops", [(True, None, 8), (False, None, 8), (True, 1, 8),
+                                                     (True, None, 0), (True, None, 32)])
+def test_fast_large_path_on_the_gpu_is_exact_on_a_road_grid_and_rmat(monkeypatch, aggregate, per_sm, hops):
+    # warps of 32 lanes whose appends diverge, and blocks of 256 threads sharing their own lists:
+    # what the simulator cannot run
+    monkeypatch.setattr(gpu_fast, "AGGREGATE", aggregate)
+    monkeypatch.setattr(gpu_fast, "PERSISTENT_BLOCKS_PER_SM", per_sm)
+    monkeypatch.setattr(gpu_fast, "LOCAL_HOPS", hops)
     from engine.sssp.generators import rmat, road_grid
     for graph in (road_grid(300, seed=1), rmat(14, seed=2)):
         sources = [0, 4_000, graph.n - 1]

@@ -23,6 +23,7 @@ import math
 import numpy as np
 from numba import cuda, float64, int32, int64, uint32
 
+from ..gpu_launch import multiprocessors, read_in_every_block
 from . import answer_buffers
 from .delta import choose_delta
 from .gpu_common import (INF64, SIMULATED, THREADS, blocks_for, co_resident_blocks, kept_buffer,
@@ -37,6 +38,8 @@ SMALL_THREADS = 8 if SIMULATED else 256
 FEW_SOURCES_THREADS = 8 if SIMULATED else 1024  # a block per SM or fewer: make each one wider
 DELTA_SCALE = 2          # the large path's first Δ, in units of the seed's rule (0: no near–far)
 PHASE_WORK = 1 << 16     # labels a near–far phase should relax: fewer, and the width doubles (H100: README)
+AGGREGATE = True         # the large path's queue appends: one atomic add per warp and queue, not per label
+PERSISTENT_BLOCKS_PER_SM = None  # the persistent launch's blocks per SM at most (None: every co-resident one)
 LOCAL_HOPS = 8            # times a block relaxes its own lowered labels again within a round (≤ MAX_HOPS)
 MAX_HOPS = 64
 LOCAL_SLOTS = 16 if SIMULATED else 1024  # labels a block's own list holds (two lists in shared memory)
@@ -128,26 +131,64 @@ def many_small(indptr, indices, weights, sources, k, out, max_rounds, status):
         store_row(d, out, status, row, over - 1)
 
 
+if SIMULATED:  # no warp intrinsics in the simulator, which runs threads, not warps: a lane alone
+    @cuda.jit(device=True)
+    def lanes_appending_to(slot):
+        return 1 << cuda.laneid
+
+    @cuda.jit(device=True)
+    def from_lane(lanes, value, lane):
+        return value
+else:
+    @cuda.jit(device=True)
+    def lanes_appending_to(slot):
+        """The lanes of this warp at this append now whose counter is lengths[slot]: the ones
+        at it together, split by counter in case the compiler merged appends to two queues."""
+        return cuda.match_any_sync(cuda.activemask(), slot)
+
+    @cuda.jit(device=True)
+    def from_lane(lanes, value, lane):
+        return cuda.shfl_sync(lanes, value, lane)
+
+
 @cuda.jit(device=True)
-def frontier_round(indptr, indices, weights, dist, n, queue, count, next_queue, lengths,
-                   next_slot, stamp, r, limit, far, far_slot, far_stamp, phase, hops, local, local_counts):
+def append(queue, lengths, slot, item, aggregate):
+    """queue[lengths[slot]++] ← item. Aggregated: the lanes of a warp appending to one queue at
+    once take consecutive places with one atomic add by the lowest of them — a round's pushes
+    all count on one address, where an atomic per label waits for the one before at L2. The
+    lanes of a grid-stride loop diverge, so the group is the lanes here now, not the warp."""
+    if aggregate:
+        lanes = lanes_appending_to(slot)
+        lane = cuda.laneid
+        lowest = cuda.ffs(lanes) - 1
+        first = 0
+        if lane == lowest:
+            first = cuda.atomic.add(lengths, slot, cuda.popc(lanes))
+        queue[from_lane(lanes, first, lowest) + cuda.popc(lanes & ((1 << lane) - 1))] = item
+    else:
+        queue[cuda.atomic.add(lengths, slot, 1)] = item
+
+
+@cuda.jit(device=True)
+def frontier_round(indptr, indices, weights, dist, n, queue, count, next_queue, lengths, next_slot,
+                   stamp, r, limit, far, far_slot, far_stamp, phase, aggregate, hops, local, local_counts):
     """One Bellman-Ford round over queued (source row, vertex) labels, flattened row * n + v;
     a label that falls below ``limit`` is queued for the next round once (stamped with the
     round), one that falls but stays at or above it joins the far pile once (stamped with the
-    phase). With ``hops`` > 0, labels that fall below the limit go first to the block's own
-    list in shared memory (``local``: two halves of ``LOCAL_SLOTS``, their lengths in
-    ``local_counts``), which the block relaxes again, up to ``hops`` times, before the grid's
-    barrier: a thin wavefront (a road grid's) moves several edges a round instead of one. What
-    does not fit, and what is left after the last hop, is queued for the next round. Every
-    thread of the block calls it (block barriers inside)."""
-    tag = local_tag(r, 0) if hops else r
+    phase); ``append`` aggregated or not. With ``hops`` > 0, labels that fall below the limit
+    go first to the block's own list in shared memory (``local``: two halves of
+    ``LOCAL_SLOTS``, their lengths in ``local_counts``), which the block relaxes again, up to
+    ``hops`` times, before the grid's barrier: a thin wavefront (a road grid's) moves several
+    edges a round instead of one. What does not fit, and what is left after the last hop, is
+    queued for the next round. Every thread of the block calls it (block barriers inside)."""
     if hops and cuda.threadIdx.x == 0:
         local_counts[0] = 0
         local_counts[1] = 0
     cuda.syncthreads()
+    tag = local_tag(r, 0) if hops else r
     for i in range(cuda.grid(1), count, cuda.gridsize(1)):
-        relax_out(queue[i], indptr, indices, weights, dist, n, next_queue, lengths, next_slot, stamp,
-                  r, tag, limit, far, far_slot, far_stamp, phase, local, local_counts, 0)
+        relax_out(queue[i], indptr, indices, weights, dist, n, next_queue, lengths, next_slot, stamp, r,
+                  tag, limit, far, far_slot, far_stamp, phase, aggregate, local, local_counts, 0)
     for h in range(hops):
         cuda.syncthreads()
         side = h % 2
@@ -157,7 +198,7 @@ def frontier_round(indptr, indices, weights, dist, n, queue, count, next_queue, 
         for j in range(cuda.threadIdx.x, size, cuda.blockDim.x):
             relax_out(local[side * LOCAL_SLOTS + j], indptr, indices, weights, dist, n, next_queue,
                       lengths, next_slot, stamp, r, local_tag(r, h + 1), limit, far, far_slot,
-                      far_stamp, phase, local, local_counts, 1 - side)
+                      far_stamp, phase, aggregate, local, local_counts, 1 - side)
         cuda.syncthreads()
         if cuda.threadIdx.x == 0:
             local_counts[side] = 0
@@ -165,7 +206,7 @@ def frontier_round(indptr, indices, weights, dist, n, queue, count, next_queue, 
         cuda.syncthreads()
         side = hops % 2
         for j in range(cuda.threadIdx.x, min(local_counts[side], LOCAL_SLOTS), cuda.blockDim.x):
-            queue_once(local[side * LOCAL_SLOTS + j], next_queue, lengths, next_slot, stamp, r)
+            queue_once(local[side * LOCAL_SLOTS + j], next_queue, lengths, next_slot, stamp, r, aggregate)
 
 
 @cuda.jit(device=True)
@@ -176,15 +217,15 @@ def local_tag(r, hop):
 
 
 @cuda.jit(device=True)
-def queue_once(at, queue, lengths, slot, stamp, r):
+def queue_once(at, queue, lengths, slot, stamp, r, aggregate):
     """Queue label ``at`` for the round after ``r`` unless it already is."""
     if cuda.atomic.exch(stamp, at, r) != r:
-        queue[cuda.atomic.add(lengths, slot, 1)] = at
+        append(queue, lengths, slot, at, aggregate)
 
 
 @cuda.jit(device=True)
 def relax_out(item, indptr, indices, weights, dist, n, next_queue, lengths, next_slot, stamp, r, tag,
-              limit, far, far_slot, far_stamp, phase, local, local_counts, side):
+              limit, far, far_slot, far_stamp, phase, aggregate, local, local_counts, side):
     """Relax label ``item``'s out-edges. One that falls below ``limit`` is stamped ``tag`` and,
     unless it already was, queued for the next round (``tag`` = r) or put on the block's list
     ``side`` (a negative tag; queued when the list is full); one that falls but stays at or
@@ -198,20 +239,20 @@ def relax_out(item, indptr, indices, weights, dist, n, next_queue, lengths, next
         if x < dist[at] and x < cuda.atomic.min(dist, at, x):
             if x < limit:
                 if tag == r:
-                    queue_once(at, next_queue, lengths, next_slot, stamp, r)
+                    queue_once(at, next_queue, lengths, next_slot, stamp, r, aggregate)
                 elif cuda.atomic.exch(stamp, at, tag) != tag:
                     slot = cuda.atomic.add(local_counts, side, 1)
                     if slot < LOCAL_SLOTS:
                         local[side * LOCAL_SLOTS + slot] = at
                     else:
-                        queue_once(at, next_queue, lengths, next_slot, stamp, r)
+                        queue_once(at, next_queue, lengths, next_slot, stamp, r, aggregate)
             elif cuda.atomic.exch(far_stamp, at, phase) != phase:
-                far[cuda.atomic.add(lengths, far_slot, 1)] = at
+                append(far, lengths, far_slot, at, aggregate)
 
 
 @cuda.jit(device=True)
 def split_far(dist, far, count, limit, next_limit, queue, lengths, next_slot, stamp, r,
-              next_far, next_far_slot, far_stamp, phase):
+              next_far, next_far_slot, far_stamp, phase, aggregate):
     """The far pile at a new limit: labels now below it join the next round's queue, the rest
     the next phase's pile; entries whose label fell below the old limit were queued then."""
     for i in range(cuda.grid(1), count, cuda.gridsize(1)):
@@ -219,9 +260,9 @@ def split_far(dist, far, count, limit, next_limit, queue, lengths, next_slot, st
         d = dist[item]
         if d >= limit:
             if d < next_limit:
-                queue_once(item, queue, lengths, next_slot, stamp, r)
+                queue_once(item, queue, lengths, next_slot, stamp, r, aggregate)
             elif cuda.atomic.exch(far_stamp, item, phase + 1) != phase + 1:
-                next_far[cuda.atomic.add(lengths, next_far_slot, 1)] = item
+                append(next_far, lengths, next_far_slot, item, aggregate)
 
 
 @cuda.jit(device=True)
@@ -233,8 +274,8 @@ def lowest_beyond(dist, far, count, limit, low):
             cuda.atomic.min(low, 0, d)
 
 
-def _persistent(indptr, indices, weights, dist, n, q0, q1, lengths, stamp, max_rounds, status,
-                delta, f0, f1, far_stamp, low, phase_work, hops):
+def _persistent(indptr, indices, weights, dist, n, q0, q1, lengths, stamp, max_rounds, stats,
+                delta, f0, f1, far_stamp, low, phase_work, aggregate, hops):
     """Every round in one launch. Near–far (Δ-stepping's two-bucket form, Davidson et al.):
     labels below ``limit`` are relaxed round after round; those at or above it wait in a far
     pile, and when no label below the limit is left, the limit moves to the next multiple of
@@ -246,9 +287,12 @@ def _persistent(indptr, indices, weights, dist, n, q0, q1, lengths, stamp, max_r
     and halves, never below Δ, after one of over eight times ``phase_work`` (every block counts
     the same queue lengths, so all agree). lengths: [0..2] round r's queue in slot r % 3 (the one
     read, the one filled, the one cleared for the round after); [3..4] the far piles of even
-    and odd phases. ``hops``: how many times a block relaxes again, within a round, the labels
-    it lowered (``frontier_round``); none without a limit, as the rounds then also count
-    towards a negative cycle."""
+    and odd phases. ``aggregate``: warp-aggregated queue appends (``append``). stats: [0] 1
+    where labels still fell after ``max_rounds`` rounds, [1] the rounds (passes that end in a
+    grid barrier, the far pile's splits among them), [2] the phases — what a probe needs to
+    tell the cost of a barrier from the cost of a round's work. ``hops``: how many times a block
+    relaxes again, within a round, the labels it lowered (``frontier_round``); none without a
+    limit, where the rounds also count towards a negative cycle."""
     grid = cuda.cg.this_grid()
     counts = cuda.shared.array(1, int64)
     local = cuda.shared.array(2 * LOCAL_SLOTS, int64)
@@ -279,20 +323,20 @@ def _persistent(indptr, indices, weights, dist, n, q0, q1, lengths, stamp, max_r
             work = 0
             next_limit = (lowest // width + 1) * width if lowest < INF64 else INF64
             split_far(dist, far, far_count, limit, next_limit, q0 if r % 2 == 1 else q1, lengths,
-                      (r + 1) % 3, stamp, r, next_far, 3 + (phase + 1) % 2, far_stamp, phase)
+                      (r + 1) % 3, stamp, r, next_far, 3 + (phase + 1) % 2, far_stamp, phase, aggregate)
             limit = next_limit
         elif r >= max_rounds:
             if cuda.grid(1) == 0:
-                status[0] = 1
+                stats[0] = 1
             break
         elif r % 2 == 0:
             frontier_round(indptr, indices, weights, dist, n, q0, count, q1, lengths, (r + 1) % 3,
                            stamp, r, limit, f0 if phase % 2 == 0 else f1, 3 + phase % 2, far_stamp, phase,
-                           hops, local, local_counts)
+                           aggregate, hops, local, local_counts)
         else:
             frontier_round(indptr, indices, weights, dist, n, q1, count, q0, lengths, (r + 1) % 3,
                            stamp, r, limit, f0 if phase % 2 == 0 else f1, 3 + phase % 2, far_stamp, phase,
-                           hops, local, local_counts)
+                           aggregate, hops, local, local_counts)
         grid.sync()
         if cuda.grid(1) == 0:
             lengths[r % 3] = 0
@@ -302,16 +346,19 @@ def _persistent(indptr, indices, weights, dist, n, q0, q1, lengths, stamp, max_r
         if count == 0:
             phase += 1
         r += 1
+    if cuda.grid(1) == 0:
+        stats[1] = r
+        stats[2] = phase + 1
 
 
 @cuda.jit
-def one_round(indptr, indices, weights, dist, n, queue, lengths, r, next_queue, stamp):
+def one_round(indptr, indices, weights, dist, n, queue, lengths, r, next_queue, stamp, aggregate):
     """The round as its own launch, where a cooperative launch cannot be built (Bellman-Ford:
     no limit, so no far pile)."""
     no_list = cuda.shared.array(1, int64)
     no_counts = cuda.shared.array(1, int32)
     frontier_round(indptr, indices, weights, dist, n, queue, lengths[r % 3], next_queue, lengths,
-                   (r + 1) % 3, stamp, r, INF64, queue, 0, stamp, 0, 0, no_list, no_counts)
+                   (r + 1) % 3, stamp, r, INF64, queue, 0, stamp, 0, aggregate, 0, no_list, no_counts)
 
 
 @cuda.jit
@@ -344,8 +391,8 @@ def seed_sources(dist, sources, n):
 
 
 _SIGNATURE = ("void(int64[::1], int32[::1], int32[::1], int64[::1], int64, int64[::1], int64[::1], "
-              "int32[::1], int32[::1], int64, int32[::1], int64, int64[::1], int64[::1], int32[::1], "
-              "int64[::1], int64, int64)")
+              "int32[::1], int32[::1], int64, int64[::1], int64, int64[::1], int64[::1], int32[::1], "
+              "int64[::1], int64, boolean, int64)")
 
 
 @functools.cache
@@ -358,6 +405,15 @@ def persistent_kernel():
     except Exception as exc:  # noqa: BLE001 — any build failure means: launch round by round
         COOPERATIVE_ERROR = f"{exc.__class__.__name__}: {str(exc)[:200]}"
         return None
+
+
+def persistent_blocks(co_resident: int) -> int:
+    """Blocks of the persistent launch: every co-resident one, or ``PERSISTENT_BLOCKS_PER_SM``
+    per SM where that is fewer — each grid barrier and each block-wide read of a queue length
+    waits for every block, so fewer may be cheaper per round."""
+    if PERSISTENT_BLOCKS_PER_SM is None:
+        return co_resident
+    return min(co_resident, PERSISTENT_BLOCKS_PER_SM * multiprocessors())
 
 
 def small_threads(k: int) -> int:
@@ -377,7 +433,7 @@ def launch_small(g, d_sources, k, d_out, d_status, threads=None):
 
 
 def _small(g, sources):
-    """(float64 distances, seconds, rows whose source reaches a negative cycle). No allocation
+    """(float64 distances, seconds, rows whose source reaches a negative cycle, how). No allocation
     and no copy call per call: the sources and the cycle flags in mapped memory kept between
     calls, the answer written by the kernel straight into a pooled mapped buffer that becomes
     the caller's (``answer_buffers``); only when every pooled one is still held, written on the
@@ -391,7 +447,7 @@ def _small(g, sources):
         if out is None:
             d_out.copy_to_host(host)
         cycles = np.flatnonzero(status[:k])
-    return host, seconds, cycles
+    return host, seconds, cycles, "one block per source, labels in shared memory"
 
 
 def near_far_delta(g) -> int:
@@ -405,7 +461,8 @@ def near_far_delta(g) -> int:
 
 def _large(g, sources):
     """(float64 distances, seconds, first rows of batches whose labels still fell past the
-    round limit). Each batch's labels are written as float64 by the device into the answer:
+    round limit, how: the launch, and the rounds and phases of the persistent one over all
+    batches). Each batch's labels are written as float64 by the device into the answer:
     pooled mapped host memory, or a device buffer copied into pooled page-locked memory
     (``answer_buffers``) — no host pass over the k × n labels."""
     with answer_buffers.LOCK:
@@ -418,7 +475,7 @@ def _large(g, sources):
     q0 = kept_buffer(g, "fast q0", batch * n, np.int64)
     q1 = kept_buffer(g, "fast q1", batch * n, np.int64)
     lengths = kept_buffer(g, "fast lengths", 5, np.int32)
-    status = kept_buffer(g, "fast status", 1, np.int32)
+    stats = kept_buffer(g, "fast stats", 3, np.int64)  # see _persistent
     persistent = persistent_kernel()
     delta, max_rounds = near_far_delta(g), n + 1
     if persistent is not None and delta:
@@ -430,7 +487,7 @@ def _large(g, sources):
         delta, f0, f1, far_stamp = 0, q0, q1, stamp  # Bellman-Ford: no far pile
     low = kept_buffer(g, "fast low", 1, np.int64)
     rows_out = None if mapped is not None else kept_buffer(g, "fast rows", (batch, n), np.float64)
-    seconds, cycles = 0.0, []
+    seconds, cycles, rounds, phases = 0.0, [], 0, 0
     for first in range(0, len(sources), batch):
         rows = sources[first:first + batch]
         items = len(rows) * n
@@ -440,26 +497,35 @@ def _large(g, sources):
             grid = blocks_for(items)
             start_batch[grid, THREADS](dist, stamp, far_stamp, d_rows, n, q0, lengths, low)
             seed_sources[blocks_for(len(rows)), THREADS](dist, d_rows, n)
-            status.copy_to_device(np.zeros(1, np.int32))
+            stats.copy_to_device(np.zeros(3, np.int64))
             if persistent is not None:
-                kernel, blocks = persistent
-                kernel[blocks, THREADS](indptr, indices, weights, dist, n, q0, q1, lengths, stamp,
-                                        max_rounds, status, delta, f0, f1, far_stamp, low, PHASE_WORK,
-                                        LOCAL_HOPS)
+                kernel, co_resident = persistent
+                kernel[persistent_blocks(co_resident), THREADS](
+                    indptr, indices, weights, dist, n, q0, q1, lengths, stamp, max_rounds, stats, delta,
+                    f0, f1, far_stamp, low, PHASE_WORK, AGGREGATE, min(LOCAL_HOPS, MAX_HOPS))
             else:
-                _round_by_round(indptr, indices, weights, dist, n, q0, q1, lengths, stamp, status)
+                _round_by_round(indptr, indices, weights, dist, n, q0, q1, lengths, stamp, stats)
             target, row = (mapped, first) if mapped is not None else (rows_out, 0)
             write_rows[blocks_for(items), THREADS](dist, n, len(rows), target, row)
 
         seconds += timed_on_device(launch_all)
-        if status.copy_to_host()[0]:
+        cycle, batch_rounds, batch_phases = stats.copy_to_host().tolist()
+        if cycle:
             cycles.append(first)
+        rounds, phases = rounds + batch_rounds, phases + batch_phases
         if mapped is None:
             rows_out[:len(rows)].copy_to_host(host[first:first + len(rows)])
-    return host, seconds, np.array(cycles, np.int64)
+    if persistent is None:
+        how = f"frontier round by round (no cooperative launch: {COOPERATIVE_ERROR})"
+    else:
+        counted = (f", near–far Δ = {delta}: {rounds:,} rounds in {phases:,} phases" if delta else
+                   f": {rounds:,} Bellman-Ford rounds")
+        blocks = persistent_blocks(persistent[1])
+        how = f"persistent grid-wide frontier on {blocks} × {THREADS} threads{counted}"
+    return host, seconds, np.array(cycles, np.int64), how
 
 
-def _round_by_round(indptr, indices, weights, dist, n, q0, q1, lengths, stamp, status):
+def _round_by_round(indptr, indices, weights, dist, n, q0, q1, lengths, stamp, stats):
     counts = np.zeros(lengths.size, np.int32)
     r = 0
     while True:
@@ -467,11 +533,11 @@ def _round_by_round(indptr, indices, weights, dist, n, q0, q1, lengths, stamp, s
         if counts[r % 3] == 0:
             return
         if r >= n + 1:
-            status.copy_to_device(np.ones(1, np.int32))
+            stats[:1].copy_to_device(np.ones(1, np.int64))
             return
         queue, next_queue = (q0, q1) if r % 2 == 0 else (q1, q0)
         one_round[blocks_for(int(counts[r % 3])), THREADS](indptr, indices, weights, dist, n, queue,
-                                                            lengths, r, next_queue, stamp)
+                                                            lengths, r, next_queue, stamp, AGGREGATE)
         counts[r % 3] = 0
         lengths[r % 3:r % 3 + 1].copy_to_device(counts[r % 3:r % 3 + 1])
         r += 1
@@ -483,12 +549,7 @@ def run(g, sources):
     if not len(sources) or not g.n:
         return np.empty((len(sources), g.n), np.int64), 0.0, None
     small = g.n <= SMALL_MAX
-    out, seconds, cycles = (_small if small else _large)(g, sources)
+    out, seconds, cycles, how = (_small if small else _large)(g, sources)
     if len(cycles):
         raise_negative_cycle(g, sources if not small else sources[cycles])
-    delta = near_far_delta(g)
-    near_far = f", near–far Δ = {delta}" if delta else ""
-    how = ("one block per source, labels in shared memory" if small else
-           f"persistent grid-wide frontier{near_far}" if persistent_kernel() is not None else
-           f"frontier round by round (no cooperative launch: {COOPERATIVE_ERROR})")
     return out, seconds, f"gpu-fast-sssp: {how}"

@@ -1,10 +1,13 @@
 """gpu-fast-sssp's large path on the issue's goal graphs at several Δ scales (0: Bellman-Ford
-rounds, the code before near–far) and phase-work targets (0: a fixed width): one source, the
-graph resident, kernel ms (median of REPS after a warm-up) and whether the answer equals
-scipy's dijkstra.
+rounds, the code before near–far), phase-work targets (0: a fixed width), persistent blocks
+per SM, warp-aggregated appends (AGG 1) or not (0) and the hops a block takes on its own list
+within a round (HOPS, 0: none): one source, the graph resident, kernel
+ms (median of REPS after a warm-up), whether the answer equals scipy's dijkstra, and the note
+(blocks, rounds, phases). A field left empty or out takes gpu_fast's default.
 
     python3 -m tests.gpu_probes.probe_near_far 0 1:0 64:0 1:65536 1:262144   # SCALE[:WORK]
-    PROBE=small NUMBA_ENABLE_CUDASIM=1 python3 -m tests.gpu_probes.probe_near_far 0 1
+    python3 -m tests.gpu_probes.probe_near_far 2 2::1 2::2:0:8   # SCALE[:WORK[:BLOCKS_PER_SM[:AGG[:HOPS]]]]
+    PROBE=small NUMBA_ENABLE_CUDASIM=1 python3 -m tests.gpu_probes.probe_near_far 1 1:0:1:0 1:0:2:1
 """
 import os
 import statistics
@@ -19,11 +22,23 @@ from engine.sssp.generators import road_grid, uniform_random
 
 SMALL = os.environ.get("PROBE") == "small"
 REPS = 2 if SMALL else 5
+# a configuration's fields in order: gpu_fast's knob and how its field reads
+KNOBS = {"DELTA_SCALE": float, "PHASE_WORK": int, "PERSISTENT_BLOCKS_PER_SM": int,
+         "AGGREGATE": {"0": False, "1": True}.__getitem__, "LOCAL_HOPS": int}
+DEFAULTS = {knob: getattr(gpu_fast, knob) for knob in KNOBS}
 GRAPHS = {"grid 2048²": lambda: road_grid(8 if SMALL else 2048),
           "uniform 5M/30M": lambda: uniform_random(60 if SMALL else 5_000_000, 360 if SMALL else 30_000_000)}
 
 
-def main(scales):
+def configure(config):
+    """gpu_fast's knobs as ``SCALE[:WORK[:BLOCKS_PER_SM[:AGG[:HOPS]]]]`` says, its defaults where the
+    configuration is silent (not the configuration before's)."""
+    fields = config.split(":") + [""] * len(KNOBS)
+    for (knob, read), field in zip(KNOBS.items(), fields):
+        setattr(gpu_fast, knob, read(field) if field else DEFAULTS[knob])
+
+
+def main(configs):
     if SMALL:
         gpu_fast.SMALL_MAX = 0
     for label, make in GRAPHS.items():
@@ -31,10 +46,8 @@ def main(scales):
         start = time.perf_counter()
         reference = dijkstra(g.csr_matrix(), indices=[0])
         print(f"{label}: n={g.n} m={g.m}, scipy {1e3 * (time.perf_counter() - start):.0f} ms", flush=True)
-        for config in scales:
-            scale, _, work = config.partition(":")
-            gpu_fast.DELTA_SCALE = float(scale)
-            gpu_fast.PHASE_WORK = int(work or gpu_fast.PHASE_WORK)
+        for config in configs:
+            configure(config)
             r = solve(g, [0], "gpu-fast-sssp")
             exact = bool(np.array_equal(r.dist, reference))
             del r
@@ -44,8 +57,8 @@ def main(scales):
                 kernel.append(r.kernel_seconds)
                 note = r.note
                 del r
-            print(f"  scale:work {config:>9}: kernel {1e3 * statistics.median(kernel):8.2f} ms  exact={exact}  "
-                  f"({note})", flush=True)
+            print(f"  scale:work:per-SM:agg:hops {config:>14}: kernel {1e3 * statistics.median(kernel):8.2f} ms  "
+                  f"exact={exact}  ({note})", flush=True)
 
 
 if __name__ == "__main__":
