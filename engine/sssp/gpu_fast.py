@@ -43,6 +43,7 @@ PERSISTENT_BLOCKS_PER_SM = None  # the persistent launch's blocks per SM at most
 LOCAL_HOPS = 8            # times a block relaxes its own lowered labels again within a round (≤ MAX_HOPS)
 MAX_HOPS = 64
 LOCAL_SLOTS = 16 if SIMULATED else 1024  # labels a block's own list holds (two lists in shared memory)
+LOCAL_LISTS = 2 * LOCAL_SLOTS  # a constant for the compiler
 COOPERATIVE_ERROR = None  # why the persistent launch could not be built, if it could not
 
 
@@ -295,7 +296,7 @@ def _persistent(indptr, indices, weights, dist, n, q0, q1, lengths, stamp, max_r
     limit, where the rounds also count towards a negative cycle."""
     grid = cuda.cg.this_grid()
     counts = cuda.shared.array(1, int64)
-    local = cuda.shared.array(2 * LOCAL_SLOTS, int64)
+    local = cuda.shared.array(LOCAL_LISTS, int64)
     local_counts = cuda.shared.array(2, int32)
     hops = hops if delta > 0 else 0
     r = 0
