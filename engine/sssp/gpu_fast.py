@@ -40,9 +40,8 @@ DELTA_SCALE = 2          # the large path's first Δ, in units of the seed's rul
 PHASE_WORK = 1 << 16     # labels a near–far phase should relax: fewer, and the width doubles (H100: README)
 AGGREGATE = True         # the large path's queue appends: one atomic add per warp and queue, not per label
 PERSISTENT_BLOCKS_PER_SM = None  # the persistent launch's blocks per SM at most (None: every co-resident one)
-LOCAL_HOPS = 8            # times a block relaxes its own lowered labels again within a round (≤ MAX_HOPS)
-MAX_HOPS = 64
-LOCAL_SLOTS = 16 if SIMULATED else 1024  # labels a block's own list holds (two lists in shared memory)
+LOCAL_HOPS = 8            # times a block relaxes its own lowered labels again within a round
+LOCAL_SLOTS = 16 if SIMULATED else 1024  # labels a block's own list holds (two lists, and their values, in shared memory)
 LOCAL_LISTS = 2 * LOCAL_SLOTS  # a constant for the compiler
 COOPERATIVE_ERROR = None  # why the persistent launch could not be built, if it could not
 
@@ -172,7 +171,8 @@ def append(queue, lengths, slot, item, aggregate):
 
 @cuda.jit(device=True)
 def frontier_round(indptr, indices, weights, dist, n, queue, count, next_queue, lengths, next_slot,
-                   stamp, r, limit, far, far_slot, far_stamp, phase, aggregate, hops, local, local_counts):
+                   stamp, r, limit, far, far_slot, far_stamp, phase, aggregate, hops, local, local_labels,
+                   local_counts):
     """One Bellman-Ford round over queued (source row, vertex) labels, flattened row * n + v;
     a label that falls below ``limit`` is queued for the next round once (stamped with the
     round), one that falls but stays at or above it joins the far pile once (stamped with the
@@ -181,15 +181,21 @@ def frontier_round(indptr, indices, weights, dist, n, queue, count, next_queue, 
     ``LOCAL_SLOTS``, their lengths in ``local_counts``), which the block relaxes again, up to
     ``hops`` times, before the grid's barrier: a thin wavefront (a road grid's) moves several
     edges a round instead of one. What does not fit, and what is left after the last hop, is
-    queued for the next round. Every thread of the block calls it (block barriers inside)."""
+    queued for the next round. A label goes on a block's list every time that block lowers it,
+    unstamped — another block may already have relaxed it from its own list this round, so a
+    stamp saying "listed" would not say "will be relaxed after this fall" — and with the value
+    it fell to (``local_labels``), which the block relaxes from: between grid barriers a plain
+    load of another block's atomic result may still see a stale cached line. Every thread of
+    the block calls it (block barriers inside)."""
     if hops and cuda.threadIdx.x == 0:
         local_counts[0] = 0
         local_counts[1] = 0
     cuda.syncthreads()
-    tag = local_tag(r, 0) if hops else r
     for i in range(cuda.grid(1), count, cuda.gridsize(1)):
-        relax_out(queue[i], indptr, indices, weights, dist, n, next_queue, lengths, next_slot, stamp, r,
-                  tag, limit, far, far_slot, far_stamp, phase, aggregate, local, local_counts, 0)
+        item = queue[i]
+        relax_out(item, dist[item], indptr, indices, weights, dist, n, next_queue, lengths, next_slot, stamp,
+                  r, limit, far, far_slot, far_stamp, phase, aggregate, hops > 0, local, local_labels,
+                  local_counts, 0)
     for h in range(hops):
         cuda.syncthreads()
         side = h % 2
@@ -197,9 +203,9 @@ def frontier_round(indptr, indices, weights, dist, n, queue, count, next_queue, 
         if size == 0:
             return
         for j in range(cuda.threadIdx.x, size, cuda.blockDim.x):
-            relax_out(local[side * LOCAL_SLOTS + j], indptr, indices, weights, dist, n, next_queue,
-                      lengths, next_slot, stamp, r, local_tag(r, h + 1), limit, far, far_slot,
-                      far_stamp, phase, aggregate, local, local_counts, 1 - side)
+            relax_out(local[side * LOCAL_SLOTS + j], local_labels[side * LOCAL_SLOTS + j], indptr, indices,
+                      weights, dist, n, next_queue, lengths, next_slot, stamp, r, limit, far, far_slot,
+                      far_stamp, phase, aggregate, True, local, local_labels, local_counts, 1 - side)
         cuda.syncthreads()
         if cuda.threadIdx.x == 0:
             local_counts[side] = 0
@@ -211,13 +217,6 @@ def frontier_round(indptr, indices, weights, dist, n, queue, count, next_queue, 
 
 
 @cuda.jit(device=True)
-def local_tag(r, hop):
-    """The stamp of a label put on a block's own list at ``hop`` of round ``r``: negative, so
-    never a round's stamp (≥ 0) nor the cleared one (−1)."""
-    return -2 - (r * (MAX_HOPS + 1) + hop)
-
-
-@cuda.jit(device=True)
 def queue_once(at, queue, lengths, slot, stamp, r, aggregate):
     """Queue label ``at`` for the round after ``r`` unless it already is."""
     if cuda.atomic.exch(stamp, at, r) != r:
@@ -225,28 +224,26 @@ def queue_once(at, queue, lengths, slot, stamp, r, aggregate):
 
 
 @cuda.jit(device=True)
-def relax_out(item, indptr, indices, weights, dist, n, next_queue, lengths, next_slot, stamp, r, tag,
-              limit, far, far_slot, far_stamp, phase, aggregate, local, local_counts, side):
-    """Relax label ``item``'s out-edges. One that falls below ``limit`` is stamped ``tag`` and,
-    unless it already was, queued for the next round (``tag`` = r) or put on the block's list
-    ``side`` (a negative tag; queued when the list is full); one that falls but stays at or
-    above the limit joins the far pile once."""
+def relax_out(item, du, indptr, indices, weights, dist, n, next_queue, lengths, next_slot, stamp, r,
+              limit, far, far_slot, far_stamp, phase, aggregate, to_list, local, local_labels, local_counts,
+              side):
+    """Relax the out-edges of label ``item`` at value ``du``. One that falls below ``limit``
+    goes on the block's list ``side`` with its value (``to_list``; queued when the list is
+    full) or is queued for the next round once; one that falls but stays at or above the limit
+    joins the far pile once."""
     base = (item // n) * n
     u = item - base
-    du = dist[item]
     for e in range(indptr[u], indptr[u + 1]):
         at = base + indices[e]
         x = du + weights[e]
         if x < dist[at] and x < cuda.atomic.min(dist, at, x):
             if x < limit:
-                if tag == r:
+                slot = cuda.atomic.add(local_counts, side, 1) if to_list else LOCAL_SLOTS
+                if slot < LOCAL_SLOTS:
+                    local[side * LOCAL_SLOTS + slot] = at
+                    local_labels[side * LOCAL_SLOTS + slot] = x
+                else:
                     queue_once(at, next_queue, lengths, next_slot, stamp, r, aggregate)
-                elif cuda.atomic.exch(stamp, at, tag) != tag:
-                    slot = cuda.atomic.add(local_counts, side, 1)
-                    if slot < LOCAL_SLOTS:
-                        local[side * LOCAL_SLOTS + slot] = at
-                    else:
-                        queue_once(at, next_queue, lengths, next_slot, stamp, r, aggregate)
             elif cuda.atomic.exch(far_stamp, at, phase) != phase:
                 append(far, lengths, far_slot, at, aggregate)
 
@@ -297,6 +294,7 @@ def _persistent(indptr, indices, weights, dist, n, q0, q1, lengths, stamp, max_r
     grid = cuda.cg.this_grid()
     counts = cuda.shared.array(1, int64)
     local = cuda.shared.array(LOCAL_LISTS, int64)
+    local_labels = cuda.shared.array(LOCAL_LISTS, int64)
     local_counts = cuda.shared.array(2, int32)
     hops = hops if delta > 0 else 0
     r = 0
@@ -333,11 +331,11 @@ def _persistent(indptr, indices, weights, dist, n, q0, q1, lengths, stamp, max_r
         elif r % 2 == 0:
             frontier_round(indptr, indices, weights, dist, n, q0, count, q1, lengths, (r + 1) % 3,
                            stamp, r, limit, f0 if phase % 2 == 0 else f1, 3 + phase % 2, far_stamp, phase,
-                           aggregate, hops, local, local_counts)
+                           aggregate, hops, local, local_labels, local_counts)
         else:
             frontier_round(indptr, indices, weights, dist, n, q1, count, q0, lengths, (r + 1) % 3,
                            stamp, r, limit, f0 if phase % 2 == 0 else f1, 3 + phase % 2, far_stamp, phase,
-                           aggregate, hops, local, local_counts)
+                           aggregate, hops, local, local_labels, local_counts)
         grid.sync()
         if cuda.grid(1) == 0:
             lengths[r % 3] = 0
@@ -359,7 +357,7 @@ def one_round(indptr, indices, weights, dist, n, queue, lengths, r, next_queue, 
     no_list = cuda.shared.array(1, int64)
     no_counts = cuda.shared.array(1, int32)
     frontier_round(indptr, indices, weights, dist, n, queue, lengths[r % 3], next_queue, lengths,
-                   (r + 1) % 3, stamp, r, INF64, queue, 0, stamp, 0, aggregate, 0, no_list, no_counts)
+                   (r + 1) % 3, stamp, r, INF64, queue, 0, stamp, 0, aggregate, 0, no_list, no_list, no_counts)
 
 
 @cuda.jit
@@ -503,7 +501,7 @@ def _large(g, sources):
                 kernel, co_resident = persistent
                 kernel[persistent_blocks(co_resident), THREADS](
                     indptr, indices, weights, dist, n, q0, q1, lengths, stamp, max_rounds, stats, delta,
-                    f0, f1, far_stamp, low, PHASE_WORK, AGGREGATE, min(LOCAL_HOPS, MAX_HOPS))
+                    f0, f1, far_stamp, low, PHASE_WORK, AGGREGATE, LOCAL_HOPS)
             else:
                 _round_by_round(indptr, indices, weights, dist, n, q0, q1, lengths, stamp, stats)
             target, row = (mapped, first) if mapped is not None else (rows_out, 0)
