@@ -97,9 +97,15 @@ def co_resident_blocks(kernel, blockdim, per_multiprocessor=None) -> int:
     blocks = int(compiled.max_cooperative_grid_blocks(blockdim))
     if blocks < 1:
         raise ValueError(f"not one block of {blockdim} threads of this kernel can be resident")
-    if per_multiprocessor:
-        blocks = min(blocks, per_multiprocessor * multiprocessors())
-    return blocks
+    return at_most_per_multiprocessor(blocks, per_multiprocessor)
+
+
+def at_most_per_multiprocessor(blocks: int, per_multiprocessor=None) -> int:
+    """``blocks``, or ``per_multiprocessor`` blocks a multiprocessor where that is fewer (None:
+    no cap)."""
+    if per_multiprocessor is None:
+        return blocks
+    return min(blocks, per_multiprocessor * multiprocessors())
 
 
 @cuda.jit(device=True)

@@ -43,3 +43,10 @@ def test_a_persistent_grid_is_exactly_the_blocks_that_fit_and_never_empty(monkey
         co_resident_blocks(Kernel(0), 256)
     monkeypatch.setattr(gpu_launch, "simulated", lambda: True)
     assert co_resident_blocks(Kernel(264), 256) == 1  # the simulator runs one block
+
+
+def test_a_persistent_launch_takes_at_most_the_blocks_per_multiprocessor_asked_for(monkeypatch):
+    monkeypatch.setattr(gpu_launch, "multiprocessors", lambda: 132)
+    assert gpu_launch.at_most_per_multiprocessor(528) == 528      # None: every co-resident block
+    assert gpu_launch.at_most_per_multiprocessor(528, 2) == 264
+    assert gpu_launch.at_most_per_multiprocessor(100, 2) == 100   # never more than are co-resident

@@ -124,14 +124,6 @@ def test_fast_large_path_is_exact_whatever_the_blocks_own_hops(monkeypatch, hops
     np.testing.assert_array_equal(result.dist, scipy_distances(cheapest(n, tails, heads, costs), sources))
 
 
-def test_fast_large_path_launches_at_most_the_blocks_per_sm_asked_for(monkeypatch):
-    monkeypatch.setattr(gpu_fast, "multiprocessors", lambda: 132)
-    assert gpu_fast.persistent_blocks(528) == 528       # None: every co-resident block
-    monkeypatch.setattr(gpu_fast, "PERSISTENT_BLOCKS_PER_SM", 2)
-    assert gpu_fast.persistent_blocks(528) == 264
-    assert gpu_fast.persistent_blocks(100) == 100       # never more than are co-resident
-
-
 def test_fast_large_path_is_exact_with_one_block_per_sm(monkeypatch):
     # 17 vertices, zero-cost and parallel edges, vertex 16 unreachable, a source twice.
     monkeypatch.setattr(gpu_fast, "SMALL_MAX", 0)

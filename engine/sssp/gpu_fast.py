@@ -11,8 +11,12 @@
   vertex) pairs for a batch of sources, with a grid barrier between rounds instead of a launch
   and a copy; near–far (Δ-stepping's two-bucket form): only labels below a limit are relaxed,
   the others wait in a far pile until the limit moves up by Δ — far fewer labels relaxed again
-  and again than plain Bellman-Ford rounds, which negative costs still take. Where a cooperative
-  launch cannot be built, plain rounds run as one launch each.
+  and again than plain Bellman-Ford rounds, which negative costs still take. A warp's lanes
+  append to a queue with one atomic add between them (``append``): a round's pushes all count
+  on one address. Within a round each block relaxes the labels it lowered again, up to
+  ``LOCAL_HOPS`` times, from its own list in shared memory (``frontier_round``): a road grid's
+  thin wavefront moves several edges a grid barrier. Where a cooperative launch cannot be
+  built, plain rounds run as one launch each.
 
 Negative costs are fine; labels still falling after n rounds mean a reachable negative cycle.
 """
@@ -23,7 +27,7 @@ import math
 import numpy as np
 from numba import cuda, float64, int32, int64, uint32
 
-from ..gpu_launch import multiprocessors, read_in_every_block
+from ..gpu_launch import at_most_per_multiprocessor, multiprocessors, read_in_every_block
 from . import answer_buffers
 from .delta import choose_delta
 from .gpu_common import (INF64, SIMULATED, THREADS, blocks_for, co_resident_blocks, kept_buffer,
@@ -406,15 +410,6 @@ def persistent_kernel():
         return None
 
 
-def persistent_blocks(co_resident: int) -> int:
-    """Blocks of the persistent launch: every co-resident one, or ``PERSISTENT_BLOCKS_PER_SM``
-    per SM where that is fewer — each grid barrier and each block-wide read of a queue length
-    waits for every block, so fewer may be cheaper per round."""
-    if PERSISTENT_BLOCKS_PER_SM is None:
-        return co_resident
-    return min(co_resident, PERSISTENT_BLOCKS_PER_SM * multiprocessors())
-
-
 def small_threads(k: int) -> int:
     """The block width for ``k`` sources: wider blocks where there is one per SM or fewer."""
     return FEW_SOURCES_THREADS if k <= multiprocessors() else SMALL_THREADS
@@ -499,7 +494,7 @@ def _large(g, sources):
             stats.copy_to_device(np.zeros(3, np.int64))
             if persistent is not None:
                 kernel, co_resident = persistent
-                kernel[persistent_blocks(co_resident), THREADS](
+                kernel[at_most_per_multiprocessor(co_resident, PERSISTENT_BLOCKS_PER_SM), THREADS](
                     indptr, indices, weights, dist, n, q0, q1, lengths, stamp, max_rounds, stats, delta,
                     f0, f1, far_stamp, low, PHASE_WORK, AGGREGATE, LOCAL_HOPS)
             else:
@@ -519,7 +514,7 @@ def _large(g, sources):
     else:
         counted = (f", near–far Δ = {delta}: {rounds:,} rounds in {phases:,} phases" if delta else
                    f": {rounds:,} Bellman-Ford rounds")
-        blocks = persistent_blocks(persistent[1])
+        blocks = at_most_per_multiprocessor(persistent[1], PERSISTENT_BLOCKS_PER_SM)
         how = f"persistent grid-wide frontier on {blocks} × {THREADS} threads{counted}"
     return host, seconds, np.array(cycles, np.int64), how
 
