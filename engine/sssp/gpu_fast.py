@@ -44,6 +44,7 @@ DELTA_SCALE = 2          # the large path's first Δ, in units of the seed's rul
 PHASE_WORK = 1 << 16     # labels a near–far phase should relax: fewer, and the width doubles (H100: README)
 AGGREGATE = True         # the large path's queue appends: one atomic add per warp and queue, not per label
 PERSISTENT_BLOCKS_PER_SM = None  # the persistent launch's blocks per SM at most (None: every co-resident one)
+BATCHED = True           # a thread's edges four at a time, loads and atomics issued before results are used
 LOCAL_HOPS = 4            # times a block relaxes its own lowered labels again within a round (H100: README)
 LOCAL_SLOTS = 16 if SIMULATED else 1024  # labels a block's own list holds (two lists, and their values, in shared memory)
 LOCAL_LISTS = 2 * LOCAL_SLOTS  # a constant for the compiler
@@ -176,7 +177,7 @@ def append(queue, lengths, slot, item, aggregate):
 @cuda.jit(device=True)
 def frontier_round(indptr, indices, weights, dist, n, queue, count, next_queue, lengths, next_slot,
                    stamp, r, limit, far, far_slot, far_stamp, phase, aggregate, hops, local, local_labels,
-                   local_counts):
+                   local_counts, batched):
     """One Bellman-Ford round over queued (source row, vertex) labels, flattened row * n + v;
     a label that falls below ``limit`` is queued for the next round once (stamped with the
     round), one that falls but stays at or above it joins the far pile once (stamped with the
@@ -199,7 +200,7 @@ def frontier_round(indptr, indices, weights, dist, n, queue, count, next_queue, 
         item = queue[i]
         relax_out(item, dist[item], indptr, indices, weights, dist, n, next_queue, lengths, next_slot, stamp,
                   r, limit, far, far_slot, far_stamp, phase, aggregate, hops > 0, local, local_labels,
-                  local_counts, 0)
+                  local_counts, 0, batched)
     for h in range(hops):
         cuda.syncthreads()
         side = h % 2
@@ -209,7 +210,8 @@ def frontier_round(indptr, indices, weights, dist, n, queue, count, next_queue, 
         for j in range(cuda.threadIdx.x, size, cuda.blockDim.x):
             relax_out(local[side * LOCAL_SLOTS + j], local_labels[side * LOCAL_SLOTS + j], indptr, indices,
                       weights, dist, n, next_queue, lengths, next_slot, stamp, r, limit, far, far_slot,
-                      far_stamp, phase, aggregate, True, local, local_labels, local_counts, 1 - side)
+                      far_stamp, phase, aggregate, True, local, local_labels, local_counts, 1 - side,
+                      batched)
         cuda.syncthreads()
         if cuda.threadIdx.x == 0:
             local_counts[side] = 0
@@ -230,26 +232,70 @@ def queue_once(at, queue, lengths, slot, stamp, r, aggregate):
 @cuda.jit(device=True)
 def relax_out(item, du, indptr, indices, weights, dist, n, next_queue, lengths, next_slot, stamp, r,
               limit, far, far_slot, far_stamp, phase, aggregate, to_list, local, local_labels, local_counts,
-              side):
-    """Relax the out-edges of label ``item`` at value ``du``. One that falls below ``limit``
-    goes on the block's list ``side`` with its value (``to_list``; queued when the list is
-    full) or is queued for the next round once; one that falls but stays at or above the limit
-    joins the far pile once."""
+              side, batched):
+    """Relax the out-edges of label ``item`` at value ``du`` (``lower_and_route`` each).
+    ``batched``: four edges at a time, their loads and then their atomics issued before any
+    result is waited for — a thread's edges otherwise cost one memory round trip after another,
+    and the slowest thread of a block sets the pace of each of its hops."""
     base = (item // n) * n
     u = item - base
-    for e in range(indptr[u], indptr[u + 1]):
-        at = base + indices[e]
-        x = du + weights[e]
-        if x < dist[at] and x < cuda.atomic.min(dist, at, x):
-            if x < limit:
-                slot = cuda.atomic.add(local_counts, side, 1) if to_list else LOCAL_SLOTS
-                if slot < LOCAL_SLOTS:
-                    local[side * LOCAL_SLOTS + slot] = at
-                    local_labels[side * LOCAL_SLOTS + slot] = x
-                else:
-                    queue_once(at, next_queue, lengths, next_slot, stamp, r, aggregate)
-            elif cuda.atomic.exch(far_stamp, at, phase) != phase:
-                append(far, lengths, far_slot, at, aggregate)
+    e, end = indptr[u], indptr[u + 1]
+    if not batched:
+        for e in range(e, end):
+            at = base + indices[e]
+            x = du + weights[e]
+            if x < dist[at] and x < cuda.atomic.min(dist, at, x):
+                route_fall(at, x, next_queue, lengths, next_slot, stamp, r, limit, far, far_slot, far_stamp,
+                           phase, aggregate, to_list, local, local_labels, local_counts, side)
+        return
+    while e < end:
+        a0, x0 = base + indices[e], du + weights[e]
+        a1, x1, a2, x2, a3, x3 = a0, INF64, a0, INF64, a0, INF64  # no edge: never lower
+        if e + 1 < end:
+            a1, x1 = base + indices[e + 1], du + weights[e + 1]
+        if e + 2 < end:
+            a2, x2 = base + indices[e + 2], du + weights[e + 2]
+        if e + 3 < end:
+            a3, x3 = base + indices[e + 3], du + weights[e + 3]
+        f0, f1, f2, f3 = x0 < dist[a0], x1 < dist[a1], x2 < dist[a2], x3 < dist[a3]
+        if f0:
+            f0 = x0 < cuda.atomic.min(dist, a0, x0)
+        if f1:
+            f1 = x1 < cuda.atomic.min(dist, a1, x1)
+        if f2:
+            f2 = x2 < cuda.atomic.min(dist, a2, x2)
+        if f3:
+            f3 = x3 < cuda.atomic.min(dist, a3, x3)
+        if f0:
+            route_fall(a0, x0, next_queue, lengths, next_slot, stamp, r, limit, far, far_slot, far_stamp,
+                       phase, aggregate, to_list, local, local_labels, local_counts, side)
+        if f1:
+            route_fall(a1, x1, next_queue, lengths, next_slot, stamp, r, limit, far, far_slot, far_stamp,
+                       phase, aggregate, to_list, local, local_labels, local_counts, side)
+        if f2:
+            route_fall(a2, x2, next_queue, lengths, next_slot, stamp, r, limit, far, far_slot, far_stamp,
+                       phase, aggregate, to_list, local, local_labels, local_counts, side)
+        if f3:
+            route_fall(a3, x3, next_queue, lengths, next_slot, stamp, r, limit, far, far_slot, far_stamp,
+                       phase, aggregate, to_list, local, local_labels, local_counts, side)
+        e += 4
+
+
+@cuda.jit(device=True)
+def route_fall(at, x, next_queue, lengths, next_slot, stamp, r, limit, far, far_slot, far_stamp, phase,
+               aggregate, to_list, local, local_labels, local_counts, side):
+    """Label ``at`` just fell to ``x``: below ``limit`` it goes on the block's list ``side`` with
+    its value (``to_list``; queued when the list is full) or is queued for the next round once;
+    at or above the limit it joins the far pile once."""
+    if x < limit:
+        slot = cuda.atomic.add(local_counts, side, 1) if to_list else LOCAL_SLOTS
+        if slot < LOCAL_SLOTS:
+            local[side * LOCAL_SLOTS + slot] = at
+            local_labels[side * LOCAL_SLOTS + slot] = x
+        else:
+            queue_once(at, next_queue, lengths, next_slot, stamp, r, aggregate)
+    elif cuda.atomic.exch(far_stamp, at, phase) != phase:
+        append(far, lengths, far_slot, at, aggregate)
 
 
 @cuda.jit(device=True)
@@ -277,7 +323,7 @@ def lowest_beyond(dist, far, count, limit, low):
 
 
 def _persistent(indptr, indices, weights, dist, n, q0, q1, lengths, stamp, max_rounds, stats,
-                delta, f0, f1, far_stamp, low, phase_work, aggregate, hops):
+                delta, f0, f1, far_stamp, low, phase_work, aggregate, hops, batched):
     """Every round in one launch. Near–far (Δ-stepping's two-bucket form, Davidson et al.):
     labels below ``limit`` are relaxed round after round; those at or above it wait in a far
     pile, and when no label below the limit is left, the limit moves to the next multiple of
@@ -294,7 +340,7 @@ def _persistent(indptr, indices, weights, dist, n, q0, q1, lengths, stamp, max_r
     grid barrier, the far pile's splits among them), [2] the phases — what a probe needs to
     tell the cost of a barrier from the cost of a round's work. ``hops``: how many times a block
     relaxes again, within a round, the labels it lowered (``frontier_round``); none without a
-    limit, where the rounds also count towards a negative cycle."""
+    limit, where the rounds also count towards a negative cycle. ``batched``: see ``relax_out``."""
     grid = cuda.cg.this_grid()
     counts = cuda.shared.array(1, int64)
     local = cuda.shared.array(LOCAL_LISTS, int64)
@@ -335,11 +381,11 @@ def _persistent(indptr, indices, weights, dist, n, q0, q1, lengths, stamp, max_r
         elif r % 2 == 0:
             frontier_round(indptr, indices, weights, dist, n, q0, count, q1, lengths, (r + 1) % 3,
                            stamp, r, limit, f0 if phase % 2 == 0 else f1, 3 + phase % 2, far_stamp, phase,
-                           aggregate, hops, local, local_labels, local_counts)
+                           aggregate, hops, local, local_labels, local_counts, batched)
         else:
             frontier_round(indptr, indices, weights, dist, n, q1, count, q0, lengths, (r + 1) % 3,
                            stamp, r, limit, f0 if phase % 2 == 0 else f1, 3 + phase % 2, far_stamp, phase,
-                           aggregate, hops, local, local_labels, local_counts)
+                           aggregate, hops, local, local_labels, local_counts, batched)
         grid.sync()
         if cuda.grid(1) == 0:
             lengths[r % 3] = 0
@@ -355,13 +401,14 @@ def _persistent(indptr, indices, weights, dist, n, q0, q1, lengths, stamp, max_r
 
 
 @cuda.jit
-def one_round(indptr, indices, weights, dist, n, queue, lengths, r, next_queue, stamp, aggregate):
+def one_round(indptr, indices, weights, dist, n, queue, lengths, r, next_queue, stamp, aggregate, batched):
     """The round as its own launch, where a cooperative launch cannot be built (Bellman-Ford:
     no limit, so no far pile)."""
     no_list = cuda.shared.array(1, int64)
     no_counts = cuda.shared.array(1, int32)
     frontier_round(indptr, indices, weights, dist, n, queue, lengths[r % 3], next_queue, lengths,
-                   (r + 1) % 3, stamp, r, INF64, queue, 0, stamp, 0, aggregate, 0, no_list, no_list, no_counts)
+                   (r + 1) % 3, stamp, r, INF64, queue, 0, stamp, 0, aggregate, 0, no_list, no_list, no_counts,
+                   batched)
 
 
 @cuda.jit
@@ -395,7 +442,7 @@ def seed_sources(dist, sources, n):
 
 _SIGNATURE = ("void(int64[::1], int32[::1], int32[::1], int64[::1], int64, int64[::1], int64[::1], "
               "int32[::1], int32[::1], int64, int64[::1], int64, int64[::1], int64[::1], int32[::1], "
-              "int64[::1], int64, boolean, int64)")
+              "int64[::1], int64, boolean, int64, boolean)")
 
 
 @functools.cache
@@ -496,7 +543,7 @@ def _large(g, sources):
                 kernel, co_resident = persistent
                 kernel[at_most_per_multiprocessor(co_resident, PERSISTENT_BLOCKS_PER_SM), THREADS](
                     indptr, indices, weights, dist, n, q0, q1, lengths, stamp, max_rounds, stats, delta,
-                    f0, f1, far_stamp, low, PHASE_WORK, AGGREGATE, LOCAL_HOPS)
+                    f0, f1, far_stamp, low, PHASE_WORK, AGGREGATE, LOCAL_HOPS, BATCHED)
             else:
                 _round_by_round(indptr, indices, weights, dist, n, q0, q1, lengths, stamp, stats)
             target, row = (mapped, first) if mapped is not None else (rows_out, 0)
@@ -531,7 +578,7 @@ def _round_by_round(indptr, indices, weights, dist, n, q0, q1, lengths, stamp, s
             return
         queue, next_queue = (q0, q1) if r % 2 == 0 else (q1, q0)
         one_round[blocks_for(int(counts[r % 3])), THREADS](indptr, indices, weights, dist, n, queue,
-                                                            lengths, r, next_queue, stamp, AGGREGATE)
+                                                            lengths, r, next_queue, stamp, AGGREGATE, BATCHED)
         counts[r % 3] = 0
         lengths[r % 3:r % 3 + 1].copy_to_device(counts[r % 3:r % 3 + 1])
         r += 1
