@@ -46,10 +46,8 @@ AGGREGATE = True         # the large path's queue appends: one atomic add per wa
 PERSISTENT_BLOCKS_PER_SM = None  # the persistent launch's blocks per SM at most (None: every co-resident one)
 BATCHED = True           # a thread's edges four at a time, loads and atomics issued before results are used
 LOCAL_HOPS = 4            # times a block relaxes its own lowered labels again within a round (H100: README)
-PREFILTER = True         # read a label before its atomic min, none where it is already as low
-LOCAL_SLOTS = 16 if SIMULATED else 512  # labels a block's own list holds (two lists in shared memory)
-LISTED, LABEL, FIRST_EDGE, END_EDGE = 0, 1, 2, 3  # a list entry: its label, value and edge range
-LISTS_SHAPE = (4, 2 * LOCAL_SLOTS)  # a constant for the compiler
+LOCAL_SLOTS = 16 if SIMULATED else 1024  # labels a block's own list holds (two lists, and their values, in shared memory)
+LOCAL_LISTS = 2 * LOCAL_SLOTS  # a constant for the compiler
 COOPERATIVE_ERROR = None  # why the persistent launch could not be built, if it could not
 
 
@@ -178,53 +176,50 @@ def append(queue, lengths, slot, item, aggregate):
 
 @cuda.jit(device=True)
 def frontier_round(indptr, indices, weights, dist, n, queue, count, next_queue, lengths, next_slot,
-                   stamp, r, limit, far, far_slot, far_stamp, phase, aggregate, hops, lists, list_counts,
-                   batched, prefilter):
+                   stamp, r, limit, far, far_slot, far_stamp, phase, aggregate, hops, local, local_labels,
+                   local_counts, batched):
     """One Bellman-Ford round over queued (source row, vertex) labels, flattened row * n + v;
     a label that falls below ``limit`` is queued for the next round once (stamped with the
     round), one that falls but stays at or above it joins the far pile once (stamped with the
     phase); ``append`` aggregated or not. With ``hops`` > 0, labels that fall below the limit
-    go first to the block's own list in shared memory (``lists``: two lists of ``LOCAL_SLOTS``,
-    their lengths in ``list_counts``), which the block relaxes again, up to ``hops`` times,
-    before the grid's barrier: a thin wavefront (a road grid's) moves several edges a round
-    instead of one. What does not fit, and what is left after the last hop, is queued for the
-    next round. A label goes on a block's list every time that block lowers it, unstamped —
-    another block may already have relaxed it from its own list this round, so a stamp saying
-    "listed" would not say "will be relaxed after this fall" — with the value it fell to, which
-    the block relaxes from (between grid barriers a plain load of another block's atomic result
-    may still see a stale cached line), and with its edge range, loaded while its atomic min was
-    on the way (one round trip less for each hop). Every thread of the block calls it (block
-    barriers inside)."""
+    go first to the block's own list in shared memory (``local``: two halves of
+    ``LOCAL_SLOTS``, their lengths in ``local_counts``), which the block relaxes again, up to
+    ``hops`` times, before the grid's barrier: a thin wavefront (a road grid's) moves several
+    edges a round instead of one. What does not fit, and what is left after the last hop, is
+    queued for the next round. A label goes on a block's list every time that block lowers it,
+    unstamped — another block may already have relaxed it from its own list this round, so a
+    stamp saying "listed" would not say "will be relaxed after this fall" — and with the value
+    it fell to (``local_labels``), which the block relaxes from: between grid barriers a plain
+    load of another block's atomic result may still see a stale cached line. Every thread of
+    the block calls it (block barriers inside)."""
     if hops and cuda.threadIdx.x == 0:
-        list_counts[0] = 0
-        list_counts[1] = 0
+        local_counts[0] = 0
+        local_counts[1] = 0
     cuda.syncthreads()
     for i in range(cuda.grid(1), count, cuda.gridsize(1)):
         item = queue[i]
-        u = item % n
-        relax_out(item, dist[item], indptr[u], indptr[u + 1], indptr, indices, weights, dist, n, next_queue,
-                  lengths, next_slot, stamp, r, limit, far, far_slot, far_stamp, phase, aggregate, hops > 0,
-                  lists, list_counts, 0, batched, prefilter)
+        relax_out(item, dist[item], indptr, indices, weights, dist, n, next_queue, lengths, next_slot, stamp,
+                  r, limit, far, far_slot, far_stamp, phase, aggregate, hops > 0, local, local_labels,
+                  local_counts, 0, batched)
     for h in range(hops):
         cuda.syncthreads()
         side = h % 2
-        size = min(list_counts[side], LOCAL_SLOTS)
+        size = min(local_counts[side], LOCAL_SLOTS)
         if size == 0:
             return
-        for j in range(side * LOCAL_SLOTS + cuda.threadIdx.x, side * LOCAL_SLOTS + size, cuda.blockDim.x):
-            relax_out(lists[LISTED, j], lists[LABEL, j], lists[FIRST_EDGE, j], lists[END_EDGE, j], indptr,
-                      indices, weights, dist, n, next_queue, lengths, next_slot, stamp, r, limit, far,
-                      far_slot, far_stamp, phase, aggregate, True, lists, list_counts, 1 - side, batched,
-                      prefilter)
+        for j in range(cuda.threadIdx.x, size, cuda.blockDim.x):
+            relax_out(local[side * LOCAL_SLOTS + j], local_labels[side * LOCAL_SLOTS + j], indptr, indices,
+                      weights, dist, n, next_queue, lengths, next_slot, stamp, r, limit, far, far_slot,
+                      far_stamp, phase, aggregate, True, local, local_labels, local_counts, 1 - side,
+                      batched)
         cuda.syncthreads()
         if cuda.threadIdx.x == 0:
-            list_counts[side] = 0
+            local_counts[side] = 0
     if hops:
         cuda.syncthreads()
         side = hops % 2
-        for j in range(cuda.threadIdx.x, min(list_counts[side], LOCAL_SLOTS), cuda.blockDim.x):
-            queue_once(lists[LISTED, side * LOCAL_SLOTS + j], next_queue, lengths, next_slot, stamp, r,
-                       aggregate)
+        for j in range(cuda.threadIdx.x, min(local_counts[side], LOCAL_SLOTS), cuda.blockDim.x):
+            queue_once(local[side * LOCAL_SLOTS + j], next_queue, lengths, next_slot, stamp, r, aggregate)
 
 
 @cuda.jit(device=True)
@@ -235,26 +230,25 @@ def queue_once(at, queue, lengths, slot, stamp, r, aggregate):
 
 
 @cuda.jit(device=True)
-def relax_out(item, du, first, end, indptr, indices, weights, dist, n, next_queue, lengths, next_slot,
-              stamp, r, limit, far, far_slot, far_stamp, phase, aggregate, to_list, lists, list_counts,
-              side, batched, prefilter):
-    """Relax label ``item``'s out-edges ``first`` … ``end`` − 1 at value ``du`` (``route_fall``
-    each that falls). ``batched``: four edges at a time, their loads and then their atomics
-    (and, for a block's list, the fallen labels' edge ranges) issued before any result is waited
-    for — a thread's edges otherwise cost one memory round trip after another, and the slowest
-    thread of a block sets the pace of each of its hops. ``prefilter``: a label is read before
-    its atomic min, and no atomic is issued where it is already as low (one round trip more)."""
-    base = item - item % n
+def relax_out(item, du, indptr, indices, weights, dist, n, next_queue, lengths, next_slot, stamp, r,
+              limit, far, far_slot, far_stamp, phase, aggregate, to_list, local, local_labels, local_counts,
+              side, batched):
+    """Relax the out-edges of label ``item`` at value ``du`` (``lower_and_route`` each).
+    ``batched``: four edges at a time, their loads and then their atomics issued before any
+    result is waited for — a thread's edges otherwise cost one memory round trip after another,
+    and the slowest thread of a block sets the pace of each of its hops."""
+    base = (item // n) * n
+    u = item - base
+    e, end = indptr[u], indptr[u + 1]
     if not batched:
-        for e in range(first, end):
+        for e in range(e, end):
             at = base + indices[e]
             x = du + weights[e]
-            if (not prefilter or x < dist[at]) and x < cuda.atomic.min(dist, at, x):
-                route_fall(at, x, indptr[at - base], indptr[at - base + 1], next_queue, lengths, next_slot,
-                           stamp, r, limit, far, far_slot, far_stamp, phase, aggregate, to_list, lists,
-                           list_counts, side)
+            if x < dist[at] and x < cuda.atomic.min(dist, at, x):
+                route_fall(at, x, next_queue, lengths, next_slot, stamp, r, limit, far, far_slot, far_stamp,
+                           phase, aggregate, to_list, local, local_labels, local_counts, side)
         return
-    for e in range(first, end, 4):
+    while e < end:
         a0, x0 = base + indices[e], du + weights[e]
         a1, x1, a2, x2, a3, x3 = a0, INF64, a0, INF64, a0, INF64  # no edge: never lower
         if e + 1 < end:
@@ -263,10 +257,7 @@ def relax_out(item, du, first, end, indptr, indices, weights, dist, n, next_queu
             a2, x2 = base + indices[e + 2], du + weights[e + 2]
         if e + 3 < end:
             a3, x3 = base + indices[e + 3], du + weights[e + 3]
-        if prefilter:  # read first: no atomic where a label is already as low
-            f0, f1, f2, f3 = x0 < dist[a0], x1 < dist[a1], x2 < dist[a2], x3 < dist[a3]
-        else:
-            f0, f1, f2, f3 = x0 < INF64, x1 < INF64, x2 < INF64, x3 < INF64
+        f0, f1, f2, f3 = x0 < dist[a0], x1 < dist[a1], x2 < dist[a2], x3 < dist[a3]
         if f0:
             f0 = x0 < cuda.atomic.min(dist, a0, x0)
         if f1:
@@ -275,38 +266,32 @@ def relax_out(item, du, first, end, indptr, indices, weights, dist, n, next_queu
             f2 = x2 < cuda.atomic.min(dist, a2, x2)
         if f3:
             f3 = x3 < cuda.atomic.min(dist, a3, x3)
-        if to_list:  # the edge ranges the next hop needs, loaded while the atomics are on the way
-            s0, t0 = indptr[a0 - base], indptr[a0 - base + 1]
-            s1, t1 = indptr[a1 - base], indptr[a1 - base + 1]
-            s2, t2 = indptr[a2 - base], indptr[a2 - base + 1]
-            s3, t3 = indptr[a3 - base], indptr[a3 - base + 1]
-        else:
-            s0, t0, s1, t1, s2, t2, s3, t3 = 0, 0, 0, 0, 0, 0, 0, 0
         if f0:
-            route_fall(a0, x0, s0, t0, next_queue, lengths, next_slot, stamp, r, limit, far, far_slot,
-                       far_stamp, phase, aggregate, to_list, lists, list_counts, side)
+            route_fall(a0, x0, next_queue, lengths, next_slot, stamp, r, limit, far, far_slot, far_stamp,
+                       phase, aggregate, to_list, local, local_labels, local_counts, side)
         if f1:
-            route_fall(a1, x1, s1, t1, next_queue, lengths, next_slot, stamp, r, limit, far, far_slot,
-                       far_stamp, phase, aggregate, to_list, lists, list_counts, side)
+            route_fall(a1, x1, next_queue, lengths, next_slot, stamp, r, limit, far, far_slot, far_stamp,
+                       phase, aggregate, to_list, local, local_labels, local_counts, side)
         if f2:
-            route_fall(a2, x2, s2, t2, next_queue, lengths, next_slot, stamp, r, limit, far, far_slot,
-                       far_stamp, phase, aggregate, to_list, lists, list_counts, side)
+            route_fall(a2, x2, next_queue, lengths, next_slot, stamp, r, limit, far, far_slot, far_stamp,
+                       phase, aggregate, to_list, local, local_labels, local_counts, side)
         if f3:
-            route_fall(a3, x3, s3, t3, next_queue, lengths, next_slot, stamp, r, limit, far, far_slot,
-                       far_stamp, phase, aggregate, to_list, lists, list_counts, side)
+            route_fall(a3, x3, next_queue, lengths, next_slot, stamp, r, limit, far, far_slot, far_stamp,
+                       phase, aggregate, to_list, local, local_labels, local_counts, side)
+        e += 4
 
 
 @cuda.jit(device=True)
-def route_fall(at, x, first, end, next_queue, lengths, next_slot, stamp, r, limit, far, far_slot,
-               far_stamp, phase, aggregate, to_list, lists, list_counts, side):
-    """Label ``at`` just fell to ``x``: below ``limit`` it goes on the block's list ``side``
-    with its value and edge range (``to_list``; queued when the list is full) or is queued for
-    the next round once; at or above the limit it joins the far pile once."""
+def route_fall(at, x, next_queue, lengths, next_slot, stamp, r, limit, far, far_slot, far_stamp, phase,
+               aggregate, to_list, local, local_labels, local_counts, side):
+    """Label ``at`` just fell to ``x``: below ``limit`` it goes on the block's list ``side`` with
+    its value (``to_list``; queued when the list is full) or is queued for the next round once;
+    at or above the limit it joins the far pile once."""
     if x < limit:
-        slot = cuda.atomic.add(list_counts, side, 1) if to_list else LOCAL_SLOTS
+        slot = cuda.atomic.add(local_counts, side, 1) if to_list else LOCAL_SLOTS
         if slot < LOCAL_SLOTS:
-            j = side * LOCAL_SLOTS + slot
-            lists[LISTED, j], lists[LABEL, j], lists[FIRST_EDGE, j], lists[END_EDGE, j] = at, x, first, end
+            local[side * LOCAL_SLOTS + slot] = at
+            local_labels[side * LOCAL_SLOTS + slot] = x
         else:
             queue_once(at, next_queue, lengths, next_slot, stamp, r, aggregate)
     elif cuda.atomic.exch(far_stamp, at, phase) != phase:
@@ -338,7 +323,7 @@ def lowest_beyond(dist, far, count, limit, low):
 
 
 def _persistent(indptr, indices, weights, dist, n, q0, q1, lengths, stamp, max_rounds, stats,
-                delta, f0, f1, far_stamp, low, phase_work, aggregate, hops, batched, prefilter):
+                delta, f0, f1, far_stamp, low, phase_work, aggregate, hops, batched):
     """Every round in one launch. Near–far (Δ-stepping's two-bucket form, Davidson et al.):
     labels below ``limit`` are relaxed round after round; those at or above it wait in a far
     pile, and when no label below the limit is left, the limit moves to the next multiple of
@@ -355,11 +340,12 @@ def _persistent(indptr, indices, weights, dist, n, q0, q1, lengths, stamp, max_r
     grid barrier, the far pile's splits among them), [2] the phases — what a probe needs to
     tell the cost of a barrier from the cost of a round's work. ``hops``: how many times a block
     relaxes again, within a round, the labels it lowered (``frontier_round``); none without a
-    limit, where the rounds also count towards a negative cycle. ``batched``, ``prefilter``: see ``relax_out``."""
+    limit, where the rounds also count towards a negative cycle. ``batched``: see ``relax_out``."""
     grid = cuda.cg.this_grid()
     counts = cuda.shared.array(1, int64)
-    lists = cuda.shared.array(LISTS_SHAPE, int64)
-    list_counts = cuda.shared.array(2, int32)
+    local = cuda.shared.array(LOCAL_LISTS, int64)
+    local_labels = cuda.shared.array(LOCAL_LISTS, int64)
+    local_counts = cuda.shared.array(2, int32)
     hops = hops if delta > 0 else 0
     r = 0
     phase = 0
@@ -395,11 +381,11 @@ def _persistent(indptr, indices, weights, dist, n, q0, q1, lengths, stamp, max_r
         elif r % 2 == 0:
             frontier_round(indptr, indices, weights, dist, n, q0, count, q1, lengths, (r + 1) % 3,
                            stamp, r, limit, f0 if phase % 2 == 0 else f1, 3 + phase % 2, far_stamp, phase,
-                           aggregate, hops, lists, list_counts, batched, prefilter)
+                           aggregate, hops, local, local_labels, local_counts, batched)
         else:
             frontier_round(indptr, indices, weights, dist, n, q1, count, q0, lengths, (r + 1) % 3,
                            stamp, r, limit, f0 if phase % 2 == 0 else f1, 3 + phase % 2, far_stamp, phase,
-                           aggregate, hops, lists, list_counts, batched, prefilter)
+                           aggregate, hops, local, local_labels, local_counts, batched)
         grid.sync()
         if cuda.grid(1) == 0:
             lengths[r % 3] = 0
@@ -415,15 +401,14 @@ def _persistent(indptr, indices, weights, dist, n, q0, q1, lengths, stamp, max_r
 
 
 @cuda.jit
-def one_round(indptr, indices, weights, dist, n, queue, lengths, r, next_queue, stamp, aggregate, batched,
-              prefilter):
+def one_round(indptr, indices, weights, dist, n, queue, lengths, r, next_queue, stamp, aggregate, batched):
     """The round as its own launch, where a cooperative launch cannot be built (Bellman-Ford:
     no limit, so no far pile)."""
-    no_lists = cuda.shared.array((4, 1), int64)
+    no_list = cuda.shared.array(1, int64)
     no_counts = cuda.shared.array(1, int32)
     frontier_round(indptr, indices, weights, dist, n, queue, lengths[r % 3], next_queue, lengths,
-                   (r + 1) % 3, stamp, r, INF64, queue, 0, stamp, 0, aggregate, 0, no_lists, no_counts,
-                   batched, prefilter)
+                   (r + 1) % 3, stamp, r, INF64, queue, 0, stamp, 0, aggregate, 0, no_list, no_list, no_counts,
+                   batched)
 
 
 @cuda.jit
@@ -457,7 +442,7 @@ def seed_sources(dist, sources, n):
 
 _SIGNATURE = ("void(int64[::1], int32[::1], int32[::1], int64[::1], int64, int64[::1], int64[::1], "
               "int32[::1], int32[::1], int64, int64[::1], int64, int64[::1], int64[::1], int32[::1], "
-              "int64[::1], int64, boolean, int64, boolean, boolean)")
+              "int64[::1], int64, boolean, int64, boolean)")
 
 
 @functools.cache
@@ -558,7 +543,7 @@ def _large(g, sources):
                 kernel, co_resident = persistent
                 kernel[at_most_per_multiprocessor(co_resident, PERSISTENT_BLOCKS_PER_SM), THREADS](
                     indptr, indices, weights, dist, n, q0, q1, lengths, stamp, max_rounds, stats, delta,
-                    f0, f1, far_stamp, low, PHASE_WORK, AGGREGATE, LOCAL_HOPS, BATCHED, PREFILTER)
+                    f0, f1, far_stamp, low, PHASE_WORK, AGGREGATE, LOCAL_HOPS, BATCHED)
             else:
                 _round_by_round(indptr, indices, weights, dist, n, q0, q1, lengths, stamp, stats)
             target, row = (mapped, first) if mapped is not None else (rows_out, 0)
@@ -592,8 +577,8 @@ def _round_by_round(indptr, indices, weights, dist, n, q0, q1, lengths, stamp, s
             stats[:1].copy_to_device(np.ones(1, np.int64))
             return
         queue, next_queue = (q0, q1) if r % 2 == 0 else (q1, q0)
-        one_round[blocks_for(int(counts[r % 3])), THREADS](indptr, indices, weights, dist, n, queue, lengths, r,
-                                                            next_queue, stamp, AGGREGATE, BATCHED, PREFILTER)
+        one_round[blocks_for(int(counts[r % 3])), THREADS](indptr, indices, weights, dist, n, queue,
+                                                            lengths, r, next_queue, stamp, AGGREGATE, BATCHED)
         counts[r % 3] = 0
         lengths[r % 3:r % 3 + 1].copy_to_device(counts[r % 3:r % 3 + 1])
         r += 1
