@@ -158,26 +158,20 @@ else:
 
 @cuda.jit(device=True)
 def append(queue, lengths, slot, item, aggregate):
-    """queue[lengths[slot]++] ← item (``place``)."""
-    queue[place(lengths, slot, aggregate)] = item
-
-
-@cuda.jit(device=True)
-def place(lengths, slot, aggregate):
-    """lengths[slot]++: the value before. Aggregated: the lanes of a warp counting on one
-    counter at once take consecutive values with one atomic add by the lowest of them — a
-    round's pushes all count on one address, where an atomic per label waits for the one before
-    (at L2 for a queue, in shared memory for a block's list). The lanes of a grid-stride loop
-    diverge, so the group is the lanes here now, not the warp."""
-    if not aggregate:
-        return cuda.atomic.add(lengths, slot, 1)
-    lanes = lanes_appending_to(slot)
-    lane = cuda.laneid
-    lowest = cuda.ffs(lanes) - 1
-    first = 0
-    if lane == lowest:
-        first = cuda.atomic.add(lengths, slot, cuda.popc(lanes))
-    return from_lane(lanes, first, lowest) + cuda.popc(lanes & ((1 << lane) - 1))
+    """queue[lengths[slot]++] ← item. Aggregated: the lanes of a warp appending to one queue at
+    once take consecutive places with one atomic add by the lowest of them — a round's pushes
+    all count on one address, where an atomic per label waits for the one before at L2. The
+    lanes of a grid-stride loop diverge, so the group is the lanes here now, not the warp."""
+    if aggregate:
+        lanes = lanes_appending_to(slot)
+        lane = cuda.laneid
+        lowest = cuda.ffs(lanes) - 1
+        first = 0
+        if lane == lowest:
+            first = cuda.atomic.add(lengths, slot, cuda.popc(lanes))
+        queue[from_lane(lanes, first, lowest) + cuda.popc(lanes & ((1 << lane) - 1))] = item
+    else:
+        queue[cuda.atomic.add(lengths, slot, 1)] = item
 
 
 @cuda.jit(device=True)
@@ -294,7 +288,7 @@ def route_fall(at, x, next_queue, lengths, next_slot, stamp, r, limit, far, far_
     its value (``to_list``; queued when the list is full) or is queued for the next round once;
     at or above the limit it joins the far pile once."""
     if x < limit:
-        slot = place(local_counts, side, aggregate) if to_list else LOCAL_SLOTS
+        slot = cuda.atomic.add(local_counts, side, 1) if to_list else LOCAL_SLOTS
         if slot < LOCAL_SLOTS:
             local[side * LOCAL_SLOTS + slot] = at
             local_labels[side * LOCAL_SLOTS + slot] = x
