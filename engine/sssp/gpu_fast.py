@@ -46,7 +46,7 @@ AGGREGATE = True         # the large path's queue appends: one atomic add per wa
 PERSISTENT_BLOCKS_PER_SM = None  # the persistent launch's blocks per SM at most (None: every co-resident one)
 BATCHED = True           # a thread's edges four at a time, loads and atomics issued before results are used
 LOCAL_HOPS = 4            # times a block relaxes its own lowered labels again within a round (H100: README)
-LOCAL_SLOTS = 16 if SIMULATED else 1024  # labels a block's own list holds (two lists, and their values, in shared memory)
+LOCAL_SLOTS = 16 if SIMULATED else 1024  # labels (and their values) a block's own list holds in shared memory
 LOCAL_LISTS = 2 * LOCAL_SLOTS  # a constant for the compiler
 COOPERATIVE_ERROR = None  # why the persistent launch could not be built, if it could not
 
@@ -233,7 +233,7 @@ def queue_once(at, queue, lengths, slot, stamp, r, aggregate):
 def relax_out(item, du, indptr, indices, weights, dist, n, next_queue, lengths, next_slot, stamp, r,
               limit, far, far_slot, far_stamp, phase, aggregate, to_list, local, local_labels, local_counts,
               side, batched):
-    """Relax the out-edges of label ``item`` at value ``du`` (``lower_and_route`` each).
+    """Relax the out-edges of label ``item`` at value ``du`` (``route_fall`` each that falls).
     ``batched``: four edges at a time, their loads and then their atomics issued before any
     result is waited for — a thread's edges otherwise cost one memory round trip after another,
     and the slowest thread of a block sets the pace of each of its hops."""

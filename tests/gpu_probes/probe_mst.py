@@ -4,9 +4,9 @@ variant the solve (kernels only, graph resident, median of 5), a warm ``spanning
 arrays built from them), its rounds or levels, and a per-step breakdown of one solve from CUDA
 events queued between the launches; gpu-fast-mst also per round with its rounds as launch
 pairs (worklist sizes, union-find chain lengths), its rounds as launch pairs against one
-cooperative launch of several sizes, and other light-edge targets. Every answer's edge ids are compared with cpu-kruskal's (the same
-forest: ties by edge id); the grid's total also with scipy's (scipy takes ~17 s on the uniform
-graph, so it is skipped there).
+cooperative launch of several sizes, and other light-edge targets. Every answer's edge ids are
+compared with cpu-kruskal's (the same forest: ties by edge id); the grid's total also with
+scipy's (scipy takes ~17 s on the uniform graph, so it is skipped there).
 
     python3 -m tests.gpu_probes.probe_mst                      # on the GPU machine
     NUMBA_ENABLE_CUDASIM=1 PROBE_MST_N=40 python3 -m tests.gpu_probes.probe_mst     # simulator, ~6 min

@@ -59,8 +59,8 @@ def main(configs):
                 kernel.append(r.kernel_seconds)
                 note = r.note
                 del r
-            print(f"  scale:work:per-SM:agg:hops:batched {config:>14}: kernel {1e3 * statistics.median(kernel):8.2f} ms  "
-                  f"exact={exact}  ({note})", flush=True)
+            print(f"  scale:work:per-SM:agg:hops:batched {config:>14}: kernel "
+                  f"{1e3 * statistics.median(kernel):8.2f} ms  exact={exact}  ({note})", flush=True)
 
 
 if __name__ == "__main__":
