@@ -26,7 +26,8 @@ REGISTRY = Registry("minimum spanning forest", (
             "gpu", _P + "gpu_boruvka:run"),
     Variant("gpu-fast-mst", "GPU fast (ours, after ECL-MST): light edges first, then the heavy "
             "ones a filter keeps; edge-centric and data-driven — a shrinking edge worklist, each "
-            "component's lightest edge by 64-bit atomic min, lock-free union-find; no sorting",
+            "component's lightest edge by 64-bit atomic min, lock-free union-find; no sorting; "
+            "every round in one cooperative launch",
             "gpu", _P + "gpu_fast:run"),
 ))
 

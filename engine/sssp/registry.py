@@ -39,7 +39,8 @@ REGISTRY = Registry("single-source shortest paths", (
             _P + "gpu_spmv:run_ell", True),
     Variant("gpu-fast-sssp", "GPU fast (ours): many sources in one launch — one block per "
             "source with distances in shared memory on small graphs, a persistent grid-wide "
-            "frontier over (source, vertex) pairs on large ones", "gpu",
+            "near–far frontier over (source, vertex) pairs on large ones, each block relaxing "
+            "the labels it lowered again before each grid barrier", "gpu",
             _P + "gpu_fast:run", True),
 ))
 
