@@ -44,6 +44,7 @@ DELTA_SCALE = 2          # the large path's first Δ, in units of the seed's rul
 PHASE_WORK = 1 << 16     # labels a near–far phase should relax: fewer, and the width doubles (H100: README)
 AGGREGATE = True         # the large path's queue appends: one atomic add per warp and queue, not per label
 PERSISTENT_BLOCKS_PER_SM = None  # the persistent launch's blocks per SM at most (None: every co-resident one)
+PERSISTENT_REGISTERS = None  # registers a thread of the persistent kernel may use (None: the compiler's choice)
 BATCHED = True           # a thread's edges four at a time, loads and atomics issued before results are used
 LOCAL_HOPS = 4            # times a block relaxes its own lowered labels again within a round (H100: README)
 LOCAL_SLOTS = 16 if SIMULATED else 1024  # labels (and their values) a block's own list holds in shared memory
@@ -450,7 +451,8 @@ def persistent_kernel():
     """(kernel, most co-resident blocks), or None where a cooperative launch cannot be built."""
     global COOPERATIVE_ERROR
     try:
-        kernel = cuda.jit(_SIGNATURE)(_persistent)
+        options = {"max_registers": PERSISTENT_REGISTERS} if PERSISTENT_REGISTERS and not SIMULATED else {}
+        kernel = cuda.jit(_SIGNATURE, **options)(_persistent)
         return kernel, co_resident_blocks(kernel, THREADS)
     except Exception as exc:  # noqa: BLE001 — any build failure means: launch round by round
         COOPERATIVE_ERROR = f"{exc.__class__.__name__}: {str(exc)[:200]}"
