@@ -98,12 +98,14 @@ class Solver:
         self.forest = Forest(g)
         self.after = after or (lambda step: None)
         self.phases = []      # per round: "light" or "heavy"
+        self.how = ""         # one launch or launch pairs (after the solve)
         self.threshold = int(NO_KEY)
 
     def solve(self):
         self.threshold = light_threshold(self.g, self.key)
         self.after("sample")
         rounds = rounds_kernel() if PERSISTENT else None
+        self.how = "a launch pair a round" if rounds is None else "one cooperative launch"
         if rounds is None:
             self.round_by_round()
         else:
@@ -165,11 +167,10 @@ class Solver:
 
     def note(self) -> str:
         light = self.phases.count("light")
-        how = "one cooperative launch" if PERSISTENT and rounds_kernel() else "a launch pair a round"
         if self.threshold == NO_KEY:
-            return f"{light} rounds, every edge light ({how})"
+            return f"{light} rounds, every edge light ({self.how})"
         kept = self.worklists()
-        return (f"{len(self.phases)} rounds ({how}): {light} on {kept[0]} light edges, "
+        return (f"{len(self.phases)} rounds ({self.how}): {light} on {kept[0]} light edges, "
                 f"{len(self.phases) - light} on the {kept[light]} heavy ones the filter kept")
 
 

@@ -241,13 +241,14 @@ def relax_out(item, du, indptr, indices, weights, dist, n, next_queue, lengths, 
     base = (item // n) * n
     u = item - base
     e, end = indptr[u], indptr[u + 1]
+    into = (next_queue, lengths, next_slot, stamp, r, limit, far, far_slot, far_stamp, phase, aggregate,
+            to_list, local, local_labels, local_counts, side)
     if not batched:
         for e in range(e, end):
             at = base + indices[e]
             x = du + weights[e]
             if x < dist[at] and x < cuda.atomic.min(dist, at, x):
-                route_fall(at, x, next_queue, lengths, next_slot, stamp, r, limit, far, far_slot, far_stamp,
-                           phase, aggregate, to_list, local, local_labels, local_counts, side)
+                route_fall(at, x, into)
         return
     while e < end:
         a0, x0 = base + indices[e], du + weights[e]
@@ -268,26 +269,24 @@ def relax_out(item, du, indptr, indices, weights, dist, n, next_queue, lengths, 
         if f3:
             f3 = x3 < cuda.atomic.min(dist, a3, x3)
         if f0:
-            route_fall(a0, x0, next_queue, lengths, next_slot, stamp, r, limit, far, far_slot, far_stamp,
-                       phase, aggregate, to_list, local, local_labels, local_counts, side)
+            route_fall(a0, x0, into)
         if f1:
-            route_fall(a1, x1, next_queue, lengths, next_slot, stamp, r, limit, far, far_slot, far_stamp,
-                       phase, aggregate, to_list, local, local_labels, local_counts, side)
+            route_fall(a1, x1, into)
         if f2:
-            route_fall(a2, x2, next_queue, lengths, next_slot, stamp, r, limit, far, far_slot, far_stamp,
-                       phase, aggregate, to_list, local, local_labels, local_counts, side)
+            route_fall(a2, x2, into)
         if f3:
-            route_fall(a3, x3, next_queue, lengths, next_slot, stamp, r, limit, far, far_slot, far_stamp,
-                       phase, aggregate, to_list, local, local_labels, local_counts, side)
+            route_fall(a3, x3, into)
         e += 4
 
 
 @cuda.jit(device=True)
-def route_fall(at, x, next_queue, lengths, next_slot, stamp, r, limit, far, far_slot, far_stamp, phase,
-               aggregate, to_list, local, local_labels, local_counts, side):
+def route_fall(at, x, into):
     """Label ``at`` just fell to ``x``: below ``limit`` it goes on the block's list ``side`` with
     its value (``to_list``; queued when the list is full) or is queued for the next round once;
-    at or above the limit it joins the far pile once."""
+    at or above the limit it joins the far pile once. ``into``: where falls go, as
+    ``relax_out`` packs it."""
+    (next_queue, lengths, next_slot, stamp, r, limit, far, far_slot, far_stamp, phase, aggregate,
+     to_list, local, local_labels, local_counts, side) = into
     if x < limit:
         slot = cuda.atomic.add(local_counts, side, 1) if to_list else LOCAL_SLOTS
         if slot < LOCAL_SLOTS:
@@ -520,6 +519,8 @@ def _large(g, sources):
     lengths = kept_buffer(g, "fast lengths", 5, np.int32)
     stats = kept_buffer(g, "fast stats", 3, np.int64)  # see _persistent
     persistent = persistent_kernel()
+    if persistent is not None:
+        kernel, blocks = persistent[0], at_most_per_multiprocessor(persistent[1], PERSISTENT_BLOCKS_PER_SM)
     delta, max_rounds = near_far_delta(g), n + 1
     if persistent is not None and delta:
         f0 = kept_buffer(g, "fast far0", batch * n, np.int64)
@@ -542,8 +543,7 @@ def _large(g, sources):
             seed_sources[blocks_for(len(rows)), THREADS](dist, d_rows, n)
             stats.copy_to_device(np.zeros(3, np.int64))
             if persistent is not None:
-                kernel, co_resident = persistent
-                kernel[at_most_per_multiprocessor(co_resident, PERSISTENT_BLOCKS_PER_SM), THREADS](
+                kernel[blocks, THREADS](
                     indptr, indices, weights, dist, n, q0, q1, lengths, stamp, max_rounds, stats, delta,
                     f0, f1, far_stamp, low, PHASE_WORK, AGGREGATE, LOCAL_HOPS, BATCHED)
             else:
@@ -563,7 +563,6 @@ def _large(g, sources):
     else:
         counted = (f", near–far Δ = {delta}: {rounds:,} rounds in {phases:,} phases" if delta else
                    f": {rounds:,} Bellman-Ford rounds")
-        blocks = at_most_per_multiprocessor(persistent[1], PERSISTENT_BLOCKS_PER_SM)
         how = f"persistent grid-wide frontier on {blocks} × {THREADS} threads{counted}"
     return host, seconds, np.array(cycles, np.int64), how
 
