@@ -2,13 +2,15 @@
 rounds, the code before near–far), phase-work targets (0: a fixed width), persistent blocks
 per SM, warp-aggregated appends (AGG 1) or not (0), the hops a block takes on its own list
 within a round (HOPS, 0: none), a thread's edges four at a time (BATCHED 1) or one by one (0),
-and the persistent kernel's registers a thread (REGS; the kernel is built again): one source, the graph resident, kernel
-ms (median of REPS after a warm-up), whether the answer equals scipy's dijkstra, and the note
-(blocks, rounds, phases). A field left empty or out takes gpu_fast's default.
+and the persistent kernel's registers a thread (REGS; the kernel is built again): one source,
+the graph resident, kernel ms (median, fastest and slowest of REPS after a warm-up), whether
+the answer equals scipy's dijkstra, and the note (blocks, rounds, phases). A field left empty
+or out takes gpu_fast's default. GRAPHS=grid or GRAPHS=uniform probes that graph only.
 
     python3 -m tests.gpu_probes.probe_near_far 0 1:0 64:0 1:65536 1:262144   # SCALE[:WORK]
     python3 -m tests.gpu_probes.probe_near_far 2 2::1 2::2:0:8 2::::::64
     # SCALE[:WORK[:BLOCKS_PER_SM[:AGG[:HOPS[:BATCHED[:REGS]]]]]]
+    GRAPHS=grid python3 -m tests.gpu_probes.probe_near_far 2 2::::8
     PROBE=small NUMBA_ENABLE_CUDASIM=1 python3 -m tests.gpu_probes.probe_near_far 1 1:0:1:0 1:0:2:1
 """
 import os
@@ -46,6 +48,8 @@ def main(configs):
     if SMALL:
         gpu_fast.SMALL_MAX = 0
     for label, make in GRAPHS.items():
+        if not label.startswith(os.environ.get("GRAPHS", "")):
+            continue
         g = prepare(make())
         start = time.perf_counter()
         reference = dijkstra(g.csr_matrix(), indices=[0])
@@ -62,7 +66,8 @@ def main(configs):
                 note = r.note
                 del r
             print(f"  scale:work:per-SM:agg:hops:batched:regs {config:>16}: kernel "
-                  f"{1e3 * statistics.median(kernel):8.2f} ms  exact={exact}  ({note})", flush=True)
+                  f"{1e3 * statistics.median(kernel):8.2f} ms ({1e3 * min(kernel):.2f}–{1e3 * max(kernel):.2f})"
+                  f"  exact={exact}  ({note})", flush=True)
 
 
 if __name__ == "__main__":
