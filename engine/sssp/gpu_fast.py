@@ -46,7 +46,7 @@ AGGREGATE = True         # the large path's queue appends: one atomic add per wa
 PERSISTENT_BLOCKS_PER_SM = None  # the persistent launch's blocks per SM at most (None: every co-resident one)
 PERSISTENT_REGISTERS = None  # registers a thread of the persistent kernel may use (None: the compiler's choice)
 BATCHED = True           # a thread's edges four at a time, loads and atomics issued before results are used
-LOCAL_HOPS = 4            # times a block relaxes its own lowered labels again within a round (H100: README)
+LOCAL_HOPS = 32           # times a block relaxes its own lowered labels again within a round (H100: README)
 LOCAL_SLOTS = 16 if SIMULATED else 1024  # labels (and their values) a block's own list holds in shared memory
 LOCAL_LISTS = 2 * LOCAL_SLOTS  # a constant for the compiler
 FAR_SLOTS = 16 if SIMULATED else 1024  # a block's falls to the far pile held until its round ends
@@ -243,8 +243,11 @@ def queue_once(at, queue, lengths, slot, stamp, r, aggregate):
 def relax_out(item, du, indptr, indices, weights, dist, n, next_queue, lengths, next_slot, stamp, r,
               limit, far, far_slot, far_stamp, phase, aggregate, to_list, local, local_labels, local_counts,
               side, batched):
-    """Relax the out-edges of label ``item`` at value ``du`` (``route_fall`` each that falls).
-    ``batched``: four edges at a time, their loads and then their atomics issued before any
+    """Relax the out-edges of label ``item`` at value ``du`` (``route_fall`` each that falls),
+    unless the label has fallen below ``du`` since (a listed value another fall superseded: the
+    thread of that fall relaxes the lower one — the grid's near–far relaxed ten times as many
+    labels as it has vertices, and skipping these is what lets more hops a round pay: H100,
+    grid 2048², 36.5 ms at 4 hops → 32.8 at 32). ``batched``: four edges at a time, their loads and then their atomics issued before any
     result is waited for — a thread's edges otherwise cost one memory round trip after another,
     and the slowest thread of a block sets the pace of each of its hops — and an edge counts as
     a fall when the label read is above its new value, without waiting for the atomic min's
@@ -255,6 +258,8 @@ def relax_out(item, du, indptr, indices, weights, dist, n, next_queue, lengths, 
     base = (item // n) * n
     u = item - base
     e, end = indptr[u], indptr[u + 1]
+    if dist[item] < du:  # fell further since it was listed: whoever lowered it relaxes the lower value
+        return
     into = (next_queue, lengths, next_slot, stamp, r, limit, far, far_slot, far_stamp, phase, aggregate,
             to_list, local, local_labels, local_counts, side)
     if not batched:
