@@ -111,6 +111,8 @@ class BenchWindow(QMainWindow):
         self.report: Report | None = None      # what is shown: a finished run or an opened file
         self.failures: list[Failure] = []
         self.source = "no results yet"          # "this machine" or the opened file's name
+        self._results_problem: str | None = None  # the problem the shown results are of
+        self._kept_results: dict[str, tuple] = {}  # other problems' report, failures, source, progress
         self.last_error: str | None = None
         self.error_box: QMessageBox | None = None
         self._build()
@@ -315,6 +317,24 @@ class BenchWindow(QMainWindow):
             self.form.setRowVisible(widget, shown)
         title = TITLES.get(name, name)
         self.setWindowTitle(f"BagRoute — {title} benchmark")
+        self._show_results_of(name)
+
+    def _show_results_of(self, name: str) -> None:
+        """Keep the shown results with their problem and show ``name``'s — none yet, or what
+        was shown when it was last chosen: the chart, table and title always belong to the
+        chosen problem, and switching problems loses no unsaved run."""
+        if self._results_problem not in (None, name):
+            bar = self.progress
+            self._kept_results[self._results_problem] = (self.report, self.failures, self.source,
+                                                         (bar.format(), bar.maximum(), bar.value()))
+            self.report, self.failures, self.source, (words, total, done) = self._kept_results.pop(
+                name, (None, [], "no results yet", ("no run yet", 1, 0)))
+            bar.setFormat(words)
+            bar.setRange(0, total)
+            bar.setValue(done)
+            self._set_running(self.running)
+            self._show()
+        self._results_problem = name
 
     @staticmethod
     def _default_variants(name: str) -> list[str]:

@@ -67,3 +67,18 @@ def test_sources_are_one_ninety_six_or_all():
     assert parse_sources("1, 96 all 1") == ("1", "96", "all")
     with pytest.raises(ValueError, match="7"):
         parse_sources("1 7")
+
+
+def test_switching_problems_shows_the_chosen_ones_results_and_keeps_the_others(bench):
+    assert bench.load_file(ASSETS / "sssp-h100-airports.json")
+    sssp_rows = bench.table_rows()
+    bench.problem_box.setCurrentIndex(bench.problem_box.findData("apsp"))  # as a user would
+    header = [bench.table.horizontalHeaderItem(c).text() for c in range(bench.table.columnCount())]
+    assert header[3] == "ms end to end" and bench.table_rows() == []
+    assert bench.plot.title().startswith("Floyd–Warshall") and bench.report is None
+    assert "Floyd–Warshall" in bench.windowTitle() and not bench.save_button.isEnabled()
+    assert bench.progress.format() == "no run yet"
+    bench.problem_box.setCurrentIndex(bench.problem_box.findData("sssp"))
+    assert bench.table_rows() == sssp_rows and bench.source == "sssp-h100-airports.json"
+    assert bench.plot.title().startswith("Single-source") and bench.save_button.isEnabled()
+    assert bench.progress.format() == "opened from a file"
