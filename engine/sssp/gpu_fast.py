@@ -247,9 +247,10 @@ def relax_out(item, du, indptr, indices, weights, dist, n, next_queue, lengths, 
     unless the label has fallen below ``du`` since (a listed value another fall superseded: the
     thread of that fall relaxes the lower one — the grid's near–far relaxed ten times as many
     labels as it has vertices, and skipping these is what lets more hops a round pay: H100,
-    grid 2048², 36.5 ms at 4 hops → 32.8 at 32). ``batched``: four edges at a time, their loads and then their atomics issued before any
-    result is waited for — a thread's edges otherwise cost one memory round trip after another,
-    and the slowest thread of a block sets the pace of each of its hops — and an edge counts as
+    grid 2048², 36.5 ms at 4 hops → 32.8 at 32). ``batched``: four edges at a time, their
+    loads and then their atomics issued before any result is waited for — a thread's edges
+    otherwise cost one memory round trip after another, and the slowest thread of a block sets
+    the pace of each of its hops — and an edge counts as
     a fall when the label read is above its new value, without waiting for the atomic min's
     result (H100, grid 2048²: 41.4 → 38.5 ms): where the read was stale or another thread's
     lower value lands at once, the label is only relaxed once more from a value above its
