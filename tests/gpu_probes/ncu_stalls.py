@@ -1,0 +1,63 @@
+"""Where gpu-fast-sssp's persistent kernel waits, from Nsight Compute's warp-stall samples.
+
+``run GRAPH`` solves one source (vertex 0) of the probe's graph twice — the first call
+compiles — for ncu to profile the second launch; ``report CSV`` reads ncu's per-instruction
+source page and prints the stall reasons over the whole kernel and its most-sampled SASS
+instructions (a load's wait shows on the first instruction that uses its register):
+
+    ncu --clock-control none --kernel-name regex:persistent --launch-skip 1 --launch-count 1 \\
+        --section WarpStateStats --section SourceCounters --export /tmp/grid \\
+        python3 -m tests.gpu_probes.ncu_stalls run grid
+    ncu --import /tmp/grid.ncu-rep --page source --csv --print-source sass > /tmp/sass.csv
+    python3 -m tests.gpu_probes.ncu_stalls report /tmp/sass.csv
+"""
+import collections
+import csv
+import sys
+
+SAMPLES = "Warp Stall Sampling (All Samples)"
+
+
+def run(graph):
+    from engine.sssp import prepare, solve
+    from engine.sssp.generators import road_grid, uniform_random
+
+    g = prepare(road_grid(2048) if graph == "grid" else uniform_random(5_000_000, 30_000_000))
+    for _ in range(2):
+        r = solve(g, [0], "gpu-fast-sssp")
+        print(f"{1e3 * r.kernel_seconds:.2f} ms  {r.note}", flush=True)
+
+
+def kernel_rows(path, name="persistent"):
+    """(header, rows) of the kernel whose name holds ``name`` in ncu's source-page CSV."""
+    kernel, header, rows = None, None, collections.defaultdict(list)
+    for row in csv.reader(open(path)):
+        if row and row[0] == "Kernel Name":
+            kernel = row[1]
+        elif row and row[0] == "Address":
+            header = row
+        elif header and len(row) == len(header):
+            rows[kernel].append(dict(zip(header, row)))
+    return header, next(v for k, v in rows.items() if name in k)
+
+
+def report(path, top=24):
+    header, rows = kernel_rows(path)
+    reasons = [h for h in header if h.startswith("stall_") and "Not Issued" not in h]
+    totals = collections.Counter()
+    for row in rows:
+        for reason in reasons:
+            totals[reason] += int(row[reason] or 0)
+    everything = sum(totals.values())
+    print(f"{everything:,} samples")
+    for reason, count in totals.most_common(8):
+        print(f"  {reason:24s} {100 * count / everything:5.1f}%")
+    print("most-sampled instructions (index, address, SASS, samples, warp instructions executed, top reason):")
+    for i, row in sorted(enumerate(rows), key=lambda t: -int(t[1][SAMPLES] or 0))[:top]:
+        reason = max(reasons, key=lambda name: int(row[name] or 0))
+        print(f"  {i:6d} {row['Address'][-5:]} {row['Source'].strip()[:58]:58s} {row[SAMPLES]:>7s} "
+              f"{row['Instructions Executed']:>9s} {reason}")
+
+
+if __name__ == "__main__":
+    {"run": run, "report": report}[sys.argv[1]](sys.argv[2])
