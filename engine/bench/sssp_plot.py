@@ -9,6 +9,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from matplotlib.ticker import NullFormatter
+
 from .plot_file import main as plot_main, plt, save
 from .problems import load_report
 
@@ -28,6 +30,7 @@ def plot_reports(paths, out: Path, title: str = "") -> Path:
         for y, p in enumerate(points):
             ax.text(p.median_ms, y, f" {p.median_ms:.3g} ms", va="center", fontsize=7)
         ax.set_xscale("log")
+        ax.xaxis.set_minor_formatter(NullFormatter())  # a narrow range's minor labels overlap
         ax.set_title(f"{graph} (n = {points[0].n:,}, m = {points[0].m:,}), "
                      f"{sources} source{'s' if sources > 1 else ''}", fontsize=9)
         ax.tick_params(labelsize=7)
