@@ -25,6 +25,9 @@ GRAPH_STYLES = (Qt.PenStyle.SolidLine, Qt.PenStyle.DotLine, Qt.PenStyle.DashDotL
 
 
 AIRPORTS_LEGEND = "airports (named on the plot)"
+TITLE_MARGIN = 100  # px beside the title: the left axis and the layout's spacing
+LEGEND_BESIDE_MIN_WIDTH = 760  # px: a narrower view shows the legend under the plot,
+LEGEND_MARGIN = 20              # in as many columns as fit its width less this margin
 
 
 def plain(x: float) -> str:
@@ -73,6 +76,8 @@ class BenchPlot(pg.GraphicsLayoutWidget):
     hollow markers in the variant's colour and symbol (``airport_markers``, by variant), the
     airports share one legend entry and each is named beside its markers (``airport_labels``)."""
 
+    _title: str | None = None
+
     def __init__(self, parent=None):
         super().__init__(parent, border=None)
         self.setBackground("w")
@@ -94,9 +99,11 @@ class BenchPlot(pg.GraphicsLayoutWidget):
             axis.setTickFont(font)
         item.setLabel("bottom", "vertices n (log scale)", color="#222", size="11pt")
         item.setLabel("left", "solve time, median (ms, log scale)", color="#222", size="11pt")
-        # The legend sits beside the plot, never over a curve or the budget label.
+        # The legend sits beside the plot (under it in a narrow view), never over a curve or
+        # the budget label.
         self.legend = pg.LegendItem(labelTextColor="#222", labelTextSize="10pt")
         self.legend.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
+        self.legend_below = False
         self.addItem(self.legend, row=0, col=1)
         self.ci.layout.setAlignment(self.legend, Qt.AlignmentFlag.AlignTop)
         self.ci.layout.setColumnStretchFactor(0, 1)
@@ -106,10 +113,48 @@ class BenchPlot(pg.GraphicsLayoutWidget):
         return self.plot_item
 
     def setTitle(self, text: str) -> None:  # noqa: N802 (Qt naming)
-        self.getPlotItem().setTitle(text, color="#222", size="12pt")
+        self._title = text
+        self._fit_layout()
 
     def title(self) -> str:
-        return self.getPlotItem().titleLabel.text
+        return self._title
+
+    def _fit_layout(self) -> None:
+        """The legend beside the plot where the view is wide enough for both, else under it
+        (``_place_legend``); the title on one line where it fits, else broken before its
+        " on <machine>". Items wider than the view would be cut off at its right edge."""
+        below = self.width() < LEGEND_BESIDE_MIN_WIDTH
+        self._place_legend(below)
+        label = self.plot_item.titleLabel
+        self.plot_item.setTitle(self._title, color="#222", size="12pt")
+        beside = 0 if below else self._legend_width()
+        if " on " in self._title and label.effectiveSizeHint(Qt.SizeHint.MinimumSize).width() > (
+                self.width() - beside - TITLE_MARGIN):
+            self.plot_item.setTitle(self._title.replace(" on ", "<br>on ", 1), color="#222", size="12pt")
+        self.plot_item.updateGeometry()  # drop the cached minimum sizes (the plot's, then the
+        self.ci.updateGeometry()         # layout's) that the view's next layout clamps to
+
+    def _place_legend(self, below: bool) -> None:
+        """The legend in one column beside the plot, or under it in as many as fit the view."""
+        if below != self.legend_below:
+            self.legend_below = below
+            self.ci.removeItem(self.legend)
+            self.addItem(self.legend, row=1 if below else 0, col=0 if below else 1)
+            self.ci.layout.setAlignment(self.legend, Qt.AlignmentFlag.AlignHCenter if below
+                                        else Qt.AlignmentFlag.AlignTop)
+        for columns in range(len(self.legend.items) if below else 1, 0, -1):
+            self.legend.setColumnCount(columns)
+            self.legend.updateGeometry()
+            if self._legend_width() <= self.width() - LEGEND_MARGIN:
+                break
+
+    def _legend_width(self) -> float:
+        return self.legend.effectiveSizeHint(Qt.SizeHint.PreferredSize).width()
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 (Qt naming)
+        if self._title is not None:  # None: still being built
+            self._fit_layout()
+        super().resizeEvent(event)  # lays the items out in the view, at least their minimum size
 
     def clear_points(self) -> None:
         item = self.getPlotItem()
@@ -173,6 +218,8 @@ class BenchPlot(pg.GraphicsLayoutWidget):
                        "fill": pg.mkBrush(255, 255, 255, 200)})
         self.plot_item.addItem(self.budget_line)
         self._fit(points, budget_ms, at_airports)
+        self._fit_layout()  # the legend's width is known now; lay the items out again
+        self.setRange(self.range, padding=0, disableAutoPixel=False)
 
     def _name_airports(self, points: list[Point]) -> None:
         """One legend entry for every airport marker; each airport's name under its markers."""
