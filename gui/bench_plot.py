@@ -122,15 +122,16 @@ class BenchPlot(pg.GraphicsLayoutWidget):
     def _fit_layout(self) -> None:
         """The legend beside the plot where the view is wide enough for both, else under it
         (``_place_legend``); the title on one line where it fits, else broken before its
-        " on <machine>". Items wider than the view would be cut off at its right edge."""
+        " on <machine>", and if that is still too wide, after each "; " of the machine too.
+        Items wider than the view would be cut off at its right edge."""
         below = self.width() < LEGEND_BESIDE_MIN_WIDTH
         self._place_legend(below)
-        label = self.plot_item.titleLabel
-        self.plot_item.setTitle(self._title, color="#222", size="12pt")
-        beside = 0 if below else self._legend_width()
-        if " on " in self._title and label.effectiveSizeHint(Qt.SizeHint.MinimumSize).width() > (
-                self.width() - beside - TITLE_MARGIN):
-            self.plot_item.setTitle(self._title.replace(" on ", "<br>on ", 1), color="#222", size="12pt")
+        room = self.width() - (0 if below else self._legend_width()) - TITLE_MARGIN
+        broken = self._title.replace(" on ", "<br>on ", 1)
+        for text in (self._title, broken, broken.replace("; ", ";<br>")):
+            self.plot_item.setTitle(text, color="#222", size="12pt")
+            if self.plot_item.titleLabel.effectiveSizeHint(Qt.SizeHint.MinimumSize).width() <= room:
+                break
         self.plot_item.updateGeometry()  # drop the cached minimum sizes (the plot's, then the
         self.ci.updateGeometry()         # layout's) that the view's next layout clamps to
 

@@ -29,3 +29,15 @@ def test_legend_and_title_stay_in_view_as_the_window_narrows(qtbot, tmp_path):
         assert _inside_view(plot, plot.plot_item), width
         assert ("<br>" in plot.plot_item.titleLabel.text) == broken, width
         assert plot.title() == "Floyd–Warshall solve time on NVIDIA H100 80GB HBM3"
+
+
+def test_a_long_machine_name_breaks_again_rather_than_leaving_the_view(qtbot, tmp_path):
+    window = BenchWindow(settings=file_settings(tmp_path / "bench.ini"))
+    qtbot.addWidget(window)
+    window.show()
+    assert window.load_file(REPORT.parent / "sssp-h100-grid2048.json")  # "…; x86_64, 16 CPU threads"
+    window.resize(820, 760)
+    plot = window.plot
+    qtbot.waitUntil(lambda: plot.legend_below and _inside_view(plot, plot.plot_item.titleLabel), timeout=3000)
+    assert plot.plot_item.titleLabel.text.count("<br>") == 2
+    assert _inside_view(plot, plot.plot_item)
