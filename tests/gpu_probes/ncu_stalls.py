@@ -1,6 +1,7 @@
 """Where a kernel waits and what it issues, from Nsight Compute's warp-stall samples.
 
-``run GRAPH`` solves one source (vertex 0) of the probe's graph with gpu-fast-sssp twice —
+``run GRAPH`` solves one source (vertex 0) of ``probe_near_far``'s graph whose name starts with
+GRAPH ("grid" or "uniform") with gpu-fast-sssp twice —
 the first call compiles — for ncu to profile the second launch; ``report CSV [KERNEL]`` reads
 ncu's per-instruction source page and prints, for the kernel whose name holds KERNEL (default
 ``persistent``), the stall reasons over the whole kernel, its instruction mix and its
@@ -30,9 +31,9 @@ SAMPLES = "Warp Stall Sampling (All Samples)"
 
 def run(graph):
     from engine.sssp import prepare, solve
-    from engine.sssp.generators import road_grid, uniform_random
+    from tests.gpu_probes.probe_near_far import GRAPHS
 
-    g = prepare(road_grid(2048) if graph == "grid" else uniform_random(5_000_000, 30_000_000))
+    g = prepare(next(make for label, make in GRAPHS.items() if label.startswith(graph))())
     for _ in range(2):
         r = solve(g, [0], "gpu-fast-sssp")
         print(f"{1e3 * r.kernel_seconds:.2f} ms  {r.note}", flush=True)

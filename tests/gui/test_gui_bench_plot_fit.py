@@ -3,6 +3,7 @@ where there is room, under it where there is not, the title broken before "on <m
 
 from pathlib import Path
 
+import pytest
 from PySide6.QtCore import QRectF
 
 from gui.bench_window import BenchWindow
@@ -16,10 +17,15 @@ def _inside_view(plot, item) -> bool:
     return view.contains(item.mapRectToScene(item.boundingRect()))
 
 
-def test_legend_and_title_stay_in_view_as_the_window_narrows(qtbot, tmp_path):
+@pytest.fixture
+def window(qtbot, tmp_path):
     window = BenchWindow(settings=file_settings(tmp_path / "bench.ini"))
     qtbot.addWidget(window)
     window.show()
+    return window
+
+
+def test_legend_and_title_stay_in_view_as_the_window_narrows(qtbot, window):
     assert window.load_file(REPORT)
     plot = window.plot
     for width, below, broken in ((1400, False, False), (900, True, False), (700, True, True),
@@ -31,10 +37,7 @@ def test_legend_and_title_stay_in_view_as_the_window_narrows(qtbot, tmp_path):
         assert plot.title() == "Floyd–Warshall solve time on NVIDIA H100 80GB HBM3"
 
 
-def test_a_long_machine_name_breaks_again_rather_than_leaving_the_view(qtbot, tmp_path):
-    window = BenchWindow(settings=file_settings(tmp_path / "bench.ini"))
-    qtbot.addWidget(window)
-    window.show()
+def test_a_long_machine_name_breaks_again_rather_than_leaving_the_view(qtbot, window):
     assert window.load_file(REPORT.parent / "sssp-h100-grid2048.json")  # "…; x86_64, 16 CPU threads"
     window.resize(820, 760)
     plot = window.plot
