@@ -9,7 +9,7 @@ from typing import Callable
 
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QFont
+from PySide6.QtGui import QFont, QFontMetricsF
 from PySide6.QtWidgets import QSizePolicy
 
 from engine.apsp import variants as all_variants
@@ -26,6 +26,10 @@ GRAPH_STYLES = (Qt.PenStyle.SolidLine, Qt.PenStyle.DotLine, Qt.PenStyle.DashDotL
 
 AIRPORTS_LEGEND = "airports (named on the plot)"
 TITLE_MARGIN = 100  # px beside the title: the left axis and the layout's spacing
+TITLE_PAD = 8       # px of the title's row left free, half above its text and half below
+TICK_LABEL_GAP = 6  # px at least between two tick labels
+X_PAD = 0.15        # decades beside the leftmost and rightmost points
+EDGE_GAP = 4        # px at least between a name or size label and the view's left or right edge
 LEGEND_BESIDE_MIN_WIDTH = 760  # px: a narrower view shows the legend under the plot,
 LEGEND_MARGIN = 20              # in as many columns as fit its width less this margin
 
@@ -34,9 +38,34 @@ def plain(x: float) -> str:
     return f"{x:,.0f}" if x >= 1 else f"{x:.3g}"
 
 
+def _apart(texts: list, horizontal: bool) -> list:
+    """The tick labels (pyqtgraph's ``(rect, flags, text)``) to draw so that no two are closer
+    than TICK_LABEL_GAP: the first and last along the axis, then each of the others, in the
+    order given, that clears those kept."""
+    texts = [t for t in texts if t[2]]
+    if not texts:
+        return []
+    along = (lambda t: t[0].center().x()) if horizontal else (lambda t: t[0].center().y())
+    first, last = min(texts, key=along), max(texts, key=along)
+    kept = [first] if last is first else [first, last]
+    g = TICK_LABEL_GAP
+    for t in texts:  # a label kept already meets itself, so is not added twice
+        if not any(t[0].adjusted(-g, -g, g, g).intersects(k[0]) for k in kept):
+            kept.append(t)
+    return kept
+
+
 class PlainLogAxis(pg.AxisItem):
     """Log-scale ticks written as plain numbers (64, 1,000, 0.01) rather than 6.4·10¹; where
-    the axis spans more than a decade, only 1, 2 and 5 of each decade are labelled."""
+    the axis spans more than a decade, only 1, 2 and 5 of each decade are labelled. A label
+    that would overlap another, at the size it is drawn, is left off (its tick stays)."""
+
+    def generateDrawSpecs(self, p):  # noqa: N802 (pyqtgraph naming)
+        specs = super().generateDrawSpecs(p)
+        if specs is None:
+            return None
+        axis, ticks, texts = specs
+        return axis, ticks, _apart(texts, self.orientation in ("top", "bottom"))
 
     def logTickStrings(self, values, scale, spacing):  # noqa: N802 (pyqtgraph naming)
         low, high = self.range
@@ -85,10 +114,12 @@ class BenchPlot(pg.GraphicsLayoutWidget):
         self.airport_markers: dict[str, pg.PlotDataItem] = {}
         self.airport_labels: dict[str, pg.TextItem] = {}
         self.budget_line: pg.InfiniteLine | None = None
+        self._x_span: tuple[float, float] | None = None  # log10 n of the points, for _frame_x
         self.plot_item = item = pg.PlotItem(
             axisItems={"bottom": PlainLogAxis("bottom"), "left": PlainLogAxis("left")})
         self.addItem(item, row=0, col=0)
         item.setLogMode(x=True, y=True)
+        item.getViewBox().sigResized.connect(self._frame_x)  # pixels per decade change
         item.showGrid(x=True, y=True, alpha=0.25)
         font = QFont()
         font.setPointSize(10)
@@ -132,6 +163,11 @@ class BenchPlot(pg.GraphicsLayoutWidget):
             self.plot_item.setTitle(text, color="#222", size="12pt")
             if self.plot_item.titleLabel.effectiveSizeHint(Qt.SizeHint.MinimumSize).width() <= room:
                 break
+        # pyqtgraph gives the title a row 30 px high: two or three lines would overflow it,
+        # up to the view's top edge.
+        height = self.plot_item.titleLabel.itemRect().height() + TITLE_PAD
+        self.plot_item.titleLabel.setMaximumHeight(height)
+        self.plot_item.layout.setRowFixedHeight(0, height)
         self.plot_item.updateGeometry()  # drop the cached minimum sizes (the plot's, then the
         self.ci.updateGeometry()         # layout's) that the view's next layout clamps to
 
@@ -240,21 +276,18 @@ class BenchPlot(pg.GraphicsLayoutWidget):
             self.airport_labels[airport] = label
 
     def _tick_at_sizes(self, points: list[Point]) -> None:
-        """Label the vertex axis at the sizes measured, when they are few enough to read."""
+        """Tick the vertex axis at the sizes measured, when they are few enough to read (the
+        axis leaves off the labels that would overlap)."""
         sizes = sorted({p.n for p in points if p.n > 0})
         axis = self.plot_item.getAxis("bottom")
         if 0 < len(sizes) <= 12:
-            labelled, last = [], math.inf
-            for n in reversed(sizes):  # the largest first; sizes within ~20% of a labelled one
-                x = math.log10(n)      # get a bare tick
-                labelled.append((x, plain(n) if last - x > 0.08 else ""))
-                last = x if labelled[-1][1] else last
-            axis.setTicks([labelled, []])
+            axis.setTicks([[(math.log10(n), plain(n)) for n in sizes], []])
         else:
             axis.setTicks(None)
 
     def _fit(self, points: list[Point], budget_ms: float, at_airports: list[Point]) -> None:
         """Frame the points and the budget line (log10 view units), with a margin."""
+        self._x_span = None
         if not points:
             self.getPlotItem().getViewBox().setRange(
                 xRange=(1, 4.5), yRange=(-2, math.log10(budget_ms) + 0.5), padding=0)
@@ -265,5 +298,27 @@ class BenchPlot(pg.GraphicsLayoutWidget):
         # An airport's name hangs under its markers: leave room for a line of text.
         low = min([min(ys) - 0.3] + [_label_y([p for p in points if p.graph == a]) - 0.4
                                      for a in airports])
-        self.getPlotItem().getViewBox().setRange(
-            xRange=(min(xs) - 0.15, max(xs) + 0.15), yRange=(low, max(ys) + 0.35), padding=0)
+        self.getPlotItem().getViewBox().setYRange(low, max(ys) + 0.35, padding=0)
+        self._x_span = (min(xs), max(xs))
+        self._frame_x()
+
+    def _frame_x(self) -> None:
+        """The x range: the points with X_PAD decades beside them, and room in pixels as well
+        for half the size's tick label and half any airport's name centred on the leftmost
+        (rightmost) point, so that the view's edge clips neither. Set again whenever the view
+        is resized."""
+        if self._x_span is None:
+            return
+        lo, hi = self._x_span
+        ticks = QFontMetricsF(self.plot_item.getAxis("bottom").style["tickFont"])
+
+        def overhang(x: float) -> float:  # px
+            widths = [label.boundingRect().width() for label in self.airport_labels.values()
+                      if math.isclose(label.pos().x(), x)]
+            return max(widths + [ticks.horizontalAdvance(plain(10 ** x))]) / 2 + EDGE_GAP
+
+        left, right = overhang(lo), overhang(hi)
+        width = self.getPlotItem().getViewBox().width()
+        per_px = (hi - lo + 2 * X_PAD) / max(width - left - right, width / 2, 1)  # decades
+        self.getPlotItem().getViewBox().setXRange(lo - X_PAD - left * per_px,
+                                                  hi + X_PAD + right * per_px, padding=0)
