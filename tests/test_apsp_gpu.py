@@ -9,6 +9,7 @@ import pytest
 
 from engine.apsp import solve
 from engine.apsp import gpu_fast
+from engine.apsp.gpu_lanes16 import CAP
 from engine.gpu_device import simulated
 from engine.apsp.matrix import to_int32_costs
 from engine.apsp.random_graph import paper_random_graph
@@ -129,6 +130,38 @@ def test_copied_inputs_come_from_the_page_locked_pool(monkeypatch):
     monkeypatch.setattr(gpu_fast, "MAPPED_MAX", 0)
     result = check(paper_random_graph(B + 3, 40, seed=7), "gpu-fast")
     assert gpu_fast._COPIED_INPUTS.owns(result.cost), "the input was copied"
+
+
+def test_copied_graphs_are_solved_in_16_bit_lanes_where_every_distance_fits(monkeypatch):
+    # A cost above the lanes' cap is capped; on no shortest path (0 -> 1 has shorter ones),
+    # it leaves the answer exact, still from the lanes.
+    monkeypatch.setattr(gpu_fast, "MAPPED_MAX", 0)
+    cost = paper_random_graph(B + 3, 85, seed=8)
+    cost[0, 1] = 10 * CAP
+    check(cost, "gpu-fast")
+    assert gpu_fast.LAST_ARITHMETIC == "lanes16"
+
+
+@pytest.mark.parametrize("graph", ["unreachable pair", "distance beyond the cap"])
+def test_a_pair_at_the_lanes_cap_is_solved_again_in_int32(graph, monkeypatch):
+    monkeypatch.setattr(gpu_fast, "MAPPED_MAX", 0)
+    n = B + 3
+    if graph == "unreachable pair":
+        cost = paper_random_graph(n, 85, seed=9)
+        cost[:, n - 1] = np.inf  # nothing reaches the last vertex
+    else:
+        cost = np.full((n, n), np.inf)
+        cost[np.arange(n), (np.arange(n) + 1) % n] = CAP // 2 + 1  # a ring: d(0, 2) > CAP
+    np.fill_diagonal(cost, 0)
+    check(cost, "gpu-fast")
+    assert gpu_fast.LAST_ARITHMETIC == "lanes16, then int32"
+
+
+def test_copied_graphs_in_int32_only_where_lanes_are_turned_off(monkeypatch):
+    monkeypatch.setattr(gpu_fast, "MAPPED_MAX", 0)
+    monkeypatch.setattr(gpu_fast, "LANES16", False)
+    check(paper_random_graph(B + 3, 85, seed=8), "gpu-fast")
+    assert gpu_fast.LAST_ARITHMETIC == "int32"
 
 
 def test_page_locked_memory_refused_gives_ordinary_memory(monkeypatch):

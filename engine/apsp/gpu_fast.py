@@ -34,6 +34,12 @@ What makes it fast:
 - larger graphs copy, through page-locked buffers from pools: the input up before the solve,
   the distances back on a second stream while the vias are recovered, the vias narrowed to
   int16 (half the bytes) and back last.
+- larger graphs are solved with two distances in each int32 word first, 16-bit lanes capped
+  at 32,767 (``gpu_lanes16``): phase 3 relaxes both with one Hopper ``VIADDMNMX.U16x2``, twice
+  the relaxations per instruction; phases 1 and 2 unpack their tiles into shared memory and
+  work in int32. The capped arithmetic is exact for every distance below the cap; where some
+  pair ends at the cap (a distance of 32,767 or more, or no path) the graph is solved again in
+  int32. ``LANES16`` turns the first attempt off.
 
 Tile and cell sizes are module constants chosen by ``gpu_device.simulated()``: Numba's CUDA
 simulator runs each GPU thread as a Python thread, so it gets 16×16 tiles of 4×4 threads.
@@ -55,6 +61,7 @@ from numba import cuda
 from ..gpu_graph import LaunchGraph
 from .buffer_pool import BufferPool
 from .gpu_common import SIMULATED, ceil_div, empty_result, mapped_host, timed_on_device
+from .gpu_lanes16 import CAP
 from .matrix import INF
 from .routes import RouteMatrix
 
@@ -99,79 +106,158 @@ def _read_cells(array, row0, col0):
 
 def _tile_loads(copies, in_flight=8):
     """Straight-line code filling B×B shared tiles: ``copies`` lists (shared array, first row,
-    first column) of D to copy, four elements per 16-byte load. Each thread issues up to
-    ``in_flight`` loads before its first shared store, so a tile costs a few memory latencies,
-    not one per load (a loop waits for each load in turn)."""
-    rows = THREADS * THREADS * 4 // B  # rows one pass of the block covers
-    loads = [(name, f"{row0} + er + {rows * c}", f"{col0} + ec", c)
-             for c in range(B // rows) for name, row0, col0 in copies]
-    out = [f"    er = (cuda.threadIdx.y * {THREADS} + cuda.threadIdx.x) // {B // 4}",
-           f"    ec = (cuda.threadIdx.y * {THREADS} + cuda.threadIdx.x) % {B // 4} * 4"]
+    first column[, lanes]) of D to copy, four words per 16-byte load. With ``lanes`` the source
+    is a matrix of 16-bit lane pairs (``gpu_lanes16``; its first column in words) and each word
+    fills two tile columns: "unpack" puts a lane in each, "twice" puts each lane in both of a
+    word's halves (the left operands of ``addmin2``). Each thread issues up to ``in_flight``
+    loads before its first shared store, so a tile costs a few memory latencies, not one per
+    load (a loop waits for each load in turn)."""
+    loads = []
+    for name, row0, col0, *lanes in copies:
+        width = 8 if lanes else 4  # tile columns one load fills
+        rows = THREADS * THREADS * width // B  # rows one pass of the block covers
+        loads += [(name, f"{row0} + er{width} + {rows * c}", f"{col0} + ew{width}", f"er{width} + {rows * c}",
+                   lanes[0] if lanes else None) for c in range(B // rows)]
+    out = []
+    for width in sorted({8 if copy[3:] else 4 for copy in copies}):
+        out += [f"    er{width} = (cuda.threadIdx.y * {THREADS} + cuda.threadIdx.x) // {B // width}",
+                f"    ew{width} = (cuda.threadIdx.y * {THREADS} + cuda.threadIdx.x) % {B // width} * 4"]
     for start in range(0, len(loads), in_flight):
         chunk = list(enumerate(loads[start:start + in_flight]))
-        for n, (_, row, col, _) in chunk:
+        for n, (_, row, col, _, _) in chunk:
             out += _read([f"x{n}_{m}" for m in range(4)], "D", row, col)
-        out += [f"    {name}[er + {rows * c}, ec + {m}] = x{n}_{m}" for n, (name, _, _, c) in chunk for m in range(4)]
+        for n, (name, _, _, tile_row, lanes) in chunk:
+            out += [f"    {name}[{tile_row}, {column}] = {value}"
+                    for m in range(4) for column, value in _tile_words(f"x{n}_{m}", m, lanes)]
     return out
 
 
-def _loader_source(name, count):
-    """A device function copying ``count`` tiles of D into shared arrays, then a barrier."""
+def _tile_words(word, m, lanes):
+    """(tile column, value) pairs the m-th word of a load fills (see ``_tile_loads``)."""
+    if lanes is None:
+        return [(f"ew4 + {m}", word)]
+    low, high = f"({word} & 0xFFFF)", f"({word} >> 16)"
+    if lanes == "twice":
+        low, high = f"int32({low} * 0x10001)", f"int32({high} * 0x10001)"
+    return [(f"2 * ew8 + {2 * m}", low), (f"2 * ew8 + {2 * m + 1}", high)]
+
+
+def _loader_source(name, count, lanes=False):
+    """A device function copying ``count`` tiles of D into shared arrays, then a barrier (with
+    ``lanes``, D holds 16-bit lane pairs, unpacked into the tiles)."""
     args = ", ".join(f"row{c}, col{c}, X{c}" for c in range(count))
     src = ["@cuda.jit(device=True)", f"def {name}(D, {args}):"]
-    src += _tile_loads([(f"X{c}", f"row{c}", f"col{c}") for c in range(count)])
+    src += _tile_loads([(f"X{c}", f"row{c}", f"col{c} // 2", "unpack") if lanes else (f"X{c}", f"row{c}", f"col{c}")
+                        for c in range(count)])
     return "\n".join(src + ["    cuda.syncthreads()"]) + "\n"
 
 
-def _store_marked():
-    """Improved cells (below their old value o) go to D, the round's mark to V."""
+def _store_marked(lanes=None):
+    """Improved cells (below their old value o) go to D, the round's mark to V. ``lanes``: D
+    holds 16-bit lane pairs (columns in words: col0 and j count words), the cells are either
+    such words ("words": a changed word is stored, and each changed lane's cell marked) or
+    int32 cells stored two to a word ("pairs")."""
     out = []
+    if lanes == "words":
+        for r, q in _cells():
+            out += [f"    if d{r}_{q} != o{r}_{q}:",
+                    f"        D[row0 + i{r}, col0 + j + {q}] = d{r}_{q}",
+                    f"        c = 2 * (col0 + j + {q})",
+                    f"        if (d{r}_{q} ^ o{r}_{q}) & 0xFFFF:",
+                    f"            V[row0 + i{r}, c] = mark",
+                    f"        if (d{r}_{q} ^ o{r}_{q}) >> 16:",
+                    f"            V[row0 + i{r}, c + 1] = mark"]
+        return out
     for r, q in _cells():
-        out += [f"    if d{r}_{q} < o{r}_{q}:",
-                f"        D[row0 + i{r}, col0 + j + {q}] = d{r}_{q}",
-                f"        V[row0 + i{r}, col0 + j + {q}] = mark"]
+        if lanes == "pairs" and q % 2 == 0:
+            out += [f"    if d{r}_{q} < o{r}_{q} or d{r}_{q + 1} < o{r}_{q + 1}:",
+                    f"        D[row0 + i{r}, (col0 + j) // 2 + {q // 2}] = int32(d{r}_{q} | d{r}_{q + 1} << 16)"]
+        out += [f"    if d{r}_{q} < o{r}_{q}:"]
+        if lanes is None:
+            out += [f"        D[row0 + i{r}, col0 + j + {q}] = d{r}_{q}"]
+        out += [f"        V[row0 + i{r}, col0 + j + {q}] = mark"]
     return out
 
 
-def _product_steps(x, y):
+def _product_steps(x, y, relax="min({d}, int32({a} + {b}))"):
     """The bare add-min d = min(d, X[i, k] + Y[k, j]) over the k-block, unrolled UNROLL times:
-    each row's X operands four steps at a time, each step's Y operands four cells at a time."""
+    each row's X operands four steps at a time, each step's Y operands four cells at a time.
+    (``relax``: the add-min's code, ``addmin2`` for 16-bit lane pairs.)"""
     src = [f"    for k in range(0, {B}, {UNROLL}):"]
     for step in range(UNROLL):
         if step % 4 == 0:
             src += [line for r in range(CELLS) for line in _read(
                 [f"a{r}_{s}" for s in range(step, step + 4)], x, f"i{r}", f"k + {step}", " " * 8)]
         src += _read([f"b{q}" for q in range(CELLS)], y, f"k + {step}", "j", " " * 8)
-        src += [f"        d{r}_{q} = min(d{r}_{q}, int32(a{r}_{step} + b{q}))" for r, q in _cells()]
+        src += [f"        d{r}_{q} = " + relax.format(d=f"d{r}_{q}", a=f"a{r}_{step}", b=f"b{q}")
+                for r, q in _cells()]
     return src
 
 
-def _product_stored():
-    """Lines: the thread's cells d (read already) = min(d, X ⊗ Y), improved ones stored marked."""
-    return [f"    o{r}_{q} = d{r}_{q}" for r, q in _cells()] + _product_steps("X", "Y") + _store_marked()
+def _product_stored(lanes=None):
+    """Lines: the thread's cells d (read already) = min(d, X ⊗ Y), improved ones stored marked
+    (``lanes``: as ``_store_marked``)."""
+    relax = ["addmin2({d}, {a}, {b})"] if lanes == "words" else []
+    return ([f"    o{r}_{q} = d{r}_{q}" for r, q in _cells()] + _product_steps("X", "Y", *relax)
+            + _store_marked(lanes))
 
 
-def _mul_global_source():
+def _mul_global_source(lanes=None):
     """Tile (row0, col0) of D = min(itself, X ⊗ Y) for shared X, Y already loaded; improved
-    cells are written with their marks."""
-    src = ["@cuda.jit(device=True)", "def mul_global(D, V, row0, col0, mark, X, Y):"]
-    src += _thread_cells() + _read_cells("D", "row0", "col0") + _product_stored()
-    return "\n".join(src) + "\n"
+    cells are written with their marks. With ``lanes`` ("pairs") D holds 16-bit lane pairs and
+    the tile's int32 cells are read from the shared tile Z holding them unpacked."""
+    if lanes:
+        src = ["@cuda.jit(device=True)", "def mul_pairs(D, V, row0, col0, mark, X, Y, Z):"]
+        src += _thread_cells() + _read_cells("Z", "0", "0")
+    else:
+        src = ["@cuda.jit(device=True)", "def mul_global(D, V, row0, col0, mark, X, Y):"]
+        src += _thread_cells() + _read_cells("D", "row0", "col0")
+    return "\n".join(src + _product_stored(lanes)) + "\n"
 
 
-def _phase3_source():
+def _phase3_source(lanes=False):
     """Phase 3: every tile off the k-block's row and column = min(itself, its row's column
     tile ⊗ its column's row tile). The thread's cells are read before the operand tiles, so
-    all of a block's loads wait on memory together."""
-    src = ["@cuda.jit(SIG_ROUND, cache=CACHE)", "def phase3(D, V, kb, nb):",
+    all of a block's loads wait on memory together. With ``lanes``, D holds 16-bit lane pairs
+    (``phase3_lanes``): a tile is B rows by B words (2B columns), every column tile is taken
+    (the k-block's own columns do not change: phase 2 closed them), and X holds each left
+    operand twice, in both halves of a word, for ``addmin2``."""
+    src = ["@cuda.jit(SIG_ROUND, cache=CACHE)", f"def phase3{'_lanes' if lanes else ''}(D, V, kb, nb):",
            "    X = cuda.shared.array(TILE, int32, alignment=16)",
            "    Y = cuda.shared.array(TILE, int32, alignment=16)",
            "    row0 = (cuda.blockIdx.y + (1 if cuda.blockIdx.y >= kb else 0)) * B",
+           "    col0 = cuda.blockIdx.x * B" if lanes else
            "    col0 = (cuda.blockIdx.x + (1 if cuda.blockIdx.x >= kb else 0)) * B",
            "    base = kb * B", "    mark = int32(-2 - kb)"]
     src += _thread_cells() + _read_cells("D", "row0", "col0")
-    src += _tile_loads([("X", "row0", "base"), ("Y", "base", "col0")]) + ["    cuda.syncthreads()"]
-    return "\n".join(src + _product_stored()) + "\n"
+    operands = [("X", "row0", "base // 2", "twice")] if lanes else [("X", "row0", "base")]
+    src += _tile_loads(operands + [("Y", "base", "col0")]) + ["    cuda.syncthreads()"]
+    return "\n".join(src + _product_stored("words" if lanes else None)) + "\n"
+
+
+def _phase2_source(lanes=False):
+    """Phases 1 and 2: each block closes the diagonal tile itself (block 0 writes it back),
+    then its row tile becomes min(itself, diagonal ⊗ itself) or its column tile
+    min(itself, itself ⊗ diagonal) — phase 3's product, nothing sequential left. With
+    ``lanes`` (``phase2_lanes``) D holds 16-bit lane pairs: the tiles are unpacked into shared
+    memory, the products run in int32 there (lanes are at most CAP: sums fit) and improved
+    cells are packed back."""
+    name, closure, load, mul, cells = (("phase2_lanes", "closure_pairs", "load_tile_unpacked", "mul_pairs", ", P")
+                                       if lanes else ("phase2", "closure", "load_tile", "mul_global", ""))
+    return f"""@cuda.jit(SIG_ROUND, cache=CACHE)
+def {name}(D, V, kb, nb):
+    C = cuda.shared.array(TILE, int32, alignment=16)
+    P = cuda.shared.array(TILE, int32, alignment=16)
+    mark = int32(-2 - kb)
+    {closure}(D, V, kb * B, mark, C, cuda.blockIdx.x == 0)
+    if nb > 1:
+        row0, col0 = peripheral_origin(kb, cuda.blockIdx.x, nb)
+        {load}(D, row0, col0, P)
+        if row0 == kb * B:
+            {mul}(D, V, row0, col0, mark, C, P{cells})
+        else:
+            {mul}(D, V, row0, col0, mark, P, C{cells})
+"""
 
 
 def _mul_shared_source():
@@ -199,18 +285,20 @@ def _closure_step(k):
     return src + ["    cuda.syncthreads()"]
 
 
-def _closure_source():
+def _closure_source(lanes=None):
     """Phase 1: diagonal tile (base, base) closed in shared C, k after k (each step depends on
-    the last). Every block that needs it computes it; the owner also writes it back, marked."""
-    src = ["@cuda.jit(device=True)", "def closure(D, V, base, mark, C, owner):",
+    the last). Every block that needs it computes it; the owner also writes it back, marked.
+    (``lanes`` = "pairs": D holds 16-bit lane pairs, unpacked into C and packed back.)"""
+    src = ["@cuda.jit(device=True)", f"def closure{'_pairs' if lanes else ''}(D, V, base, mark, C, owner):",
            "    row0 = base", "    col0 = base"]
-    src += _thread_cells() + _tile_loads([("C", "base", "base")]) + ["    cuda.syncthreads()"]
+    copy = ("C", "base", "base // 2", "unpack") if lanes else ("C", "base", "base")
+    src += _thread_cells() + _tile_loads([copy]) + ["    cuda.syncthreads()"]
     src += _read_cells("C", "0", "0")
     src += [f"    o{r}_{q} = d{r}_{q}" for r, q in _cells()]
     for k in range(B):
         src += _closure_step(k)
     src += [f"    C[i{r}, j + {q}] = d{r}_{q}" for r, q in _cells()] + ["    cuda.syncthreads()"]
-    src += ["    if owner:"] + ["    " + line for line in _store_marked()]
+    src += ["    if owner:"] + ["    " + line for line in _store_marked(lanes)]
     return "\n".join(src) + "\n"
 
 
@@ -237,8 +325,10 @@ def _recover_source():
 def _kernels_source():
     """Device functions for both launch shapes, and the kernels that schedule them."""
     parts = [
-        f"from numba import cuda, int32\nfrom {__package__}.gpu_vector_load import load4\n",
+        f"from numba import cuda, int32\nfrom {__package__}.gpu_vector_load import load4\n"
+        f"from {__package__}.gpu_lanes16 import addmin2\n",
         f"B = {B}\nTILE = ({B}, {B + TILE_PAD})\nSQUARE = ({B}, {B})\nINF = int32({int(INF)})\nTHREADS = {THREADS * THREADS}\n"
+        f"CAP = {CAP}\n"
         f"RECOVER_COLUMNS = {RECOVER_COLUMNS}\nRECOVER_ROWS = {RECOVER_ROWS}\n",
         _loader_source("load_tile", 1),
         _loader_source("load_tiles", 2),
@@ -247,7 +337,14 @@ def _kernels_source():
         _mul_shared_source(),
         _recover_source(),
         _phase3_source(),
+        _loader_source("load_tile_unpacked", 1, lanes=True),
+        _closure_source("pairs"),
+        _mul_global_source("pairs"),
+        _phase3_source(lanes=True),
         _SCHEDULE_SOURCE,
+        _phase2_source(),
+        _LANES_SCHEDULE_SOURCE,
+        _phase2_source(lanes=True),
     ]
     return "\n\n".join(parts)
 
@@ -303,24 +400,6 @@ def pad(W, D, V):
     j = cuda.blockIdx.y * cuda.blockDim.x + cuda.threadIdx.x
     if j < D.shape[1]:
         pad_cell(W, D, V, cuda.blockIdx.x, j)
-
-
-@cuda.jit(SIG_ROUND, cache=CACHE)
-def phase2(D, V, kb, nb):
-    """Phases 1 and 2: each block closes the diagonal tile itself (block 0 writes it back),
-    then its row tile becomes min(itself, diagonal ⊗ itself) or its column tile
-    min(itself, itself ⊗ diagonal) — phase 3's product, nothing sequential left."""
-    C = cuda.shared.array(TILE, int32, alignment=16)
-    P = cuda.shared.array(TILE, int32, alignment=16)
-    mark = int32(-2 - kb)
-    closure(D, V, kb * B, mark, C, cuda.blockIdx.x == 0)
-    if nb > 1:
-        row0, col0 = peripheral_origin(kb, cuda.blockIdx.x, nb)
-        load_tile(D, row0, col0, P)
-        if row0 == kb * B:
-            mul_global(D, V, row0, col0, mark, C, P)
-        else:
-            mul_global(D, V, row0, col0, mark, P, C)
 
 
 @cuda.jit(SIG_DT, cache=CACHE)
@@ -400,12 +479,51 @@ def one_launch(W, D, V, nb):
 '''
 
 
+
+_LANES_SCHEDULE_SOURCE = '''
+@cuda.jit(device=True, inline=True)
+def lane_cost(W, i, j):
+    """W[i, j] as a lane (at most CAP); padding as isolated vertices (0 on the diagonal)."""
+    n = W.shape[0]
+    if i < n and j < n:
+        return min(W[i, j], CAP)
+    return 0 if i == j else CAP
+
+
+@cuda.jit(SIG_PAD, cache=CACHE)
+def pack(W, D, V):
+    """D = W grown and capped, as 16-bit lane pairs (row blockIdx.x); V = -1."""
+    w = cuda.blockIdx.y * cuda.blockDim.x + cuda.threadIdx.x
+    i = cuda.blockIdx.x
+    if w < D.shape[1]:
+        D[i, w] = int32(lane_cost(W, i, 2 * w) | lane_cost(W, i, 2 * w + 1) << 16)
+        V[i, 2 * w] = -1
+        V[i, 2 * w + 1] = -1
+
+
+@cuda.jit(SIG_WIDEN, cache=CACHE)
+def widen(D, wide, n, capped, token):
+    """wide = D's lanes as int32, CAP as INF (row blockIdx.x); capped[0] = token where a pair
+    of the unpadded n×n answer is at CAP (its distance unknown: CAP or more, or none)."""
+    w = cuda.blockIdx.y * cuda.blockDim.x + cuda.threadIdx.x
+    i = cuda.blockIdx.x
+    if w < D.shape[1]:
+        x = D[i, w]
+        for half in range(2):
+            lane = x >> (16 * half) & 0xFFFF
+            wide[i, 2 * w + half] = INF if lane == CAP else lane
+            if lane == CAP and i < n and 2 * w + half < n:
+                capped[0] = token
+'''
+
+
 def _generated_source() -> str:
     """The kernels' module source, with this configuration's signatures and tile choices."""
     matrix, answer, index = "int32[:, ::1]", "int32[:, :, ::1]", "int32"
     signatures = {"SIG_PAD": [matrix] * 3, "SIG_ROUND": [matrix, matrix, index, index],
                   "SIG_DT": [matrix] * 2, "SIG_DVT": [matrix] * 3, "SIG_DVTO": [matrix] * 3 + [answer],
-                  "SIG_VN": [matrix, "int16[:, ::1]"]}
+                  "SIG_VN": [matrix, "int16[:, ::1]"],
+                  "SIG_WIDEN": [matrix, matrix, index, "int32[::1]", index]}
     source = re.sub(r"\bSIG_\w+\b", lambda m: repr(f"void({', '.join(signatures[m.group()])})"),
                     _kernels_source()).replace("CACHE", repr(not SIMULATED))
     return source.replace(", alignment=16", "") if SIMULATED else source  # the simulator takes none
@@ -484,21 +602,23 @@ def launch_all(W, D, V, T, nb: int, O=None, stream=0, after=lambda step: None):
     launch_recovery(D, V, T, nb, O, stream=stream, after=after)
 
 
-def launch_rounds(W, D, V, nb: int, stream=0, after=lambda step: None):
-    """Queue the padding of W into D and every k-block: D holds the final distances after."""
+def launch_rounds(W, D, V, nb: int, stream=0, after=lambda step: None, lanes=False):
+    """Queue the padding of W into D and every k-block: D holds the final distances after.
+    With ``lanes`` D is (nb·B)×(nb·B/2) and holds them as 16-bit lane pairs, each at most CAP
+    (``gpu_lanes16``; nb even): twice the relaxations per instruction in phase 3."""
     k = _kernels()
     size = nb * B
     tile = (THREADS, THREADS)
-    one = _one_launch() if ONE_LAUNCH_MAX < 0 or size <= ONE_LAUNCH_MAX else None
+    one = _one_launch() if not lanes and (ONE_LAUNCH_MAX < 0 or size <= ONE_LAUNCH_MAX) else None
     if one is not None:
         kernel, most = one
         kernel[max(1, min(most, nb * nb)), tile, stream](W, D, V, nb)
         after("one launch")
         return
-    k.pad[(size, ceil_div(size, 256)), 256, stream](W, D, V)
+    (k.pack if lanes else k.pad)[(size, ceil_div(D.shape[1], 256)), 256, stream](W, D, V)
     after("pad")
-    peripheral = k.phase2[max(1, 2 * (nb - 1)), tile, stream]
-    inner = k.phase3[(nb - 1, nb - 1), tile, stream]
+    peripheral = (k.phase2_lanes if lanes else k.phase2)[max(1, 2 * (nb - 1)), tile, stream]
+    inner = k.phase3_lanes[(nb // 2, nb - 1), tile, stream] if lanes else k.phase3[(nb - 1, nb - 1), tile, stream]
     for kb in range(nb):
         peripheral(D, V, kb, nb)
         after("phases 1+2")
@@ -536,6 +656,10 @@ def launch_recovery(D, V, T, nb: int, O=None, N=None, stream=0, after=lambda ste
 # views of the padded copy.
 MAPPED_MAX = 3072
 VIA16_MAX = np.iinfo(np.int16).max
+# The copied path solves in 16-bit lanes first (``gpu_lanes16``: twice the relaxations per
+# instruction), then in int32 only where some pair ended at the lanes' CAP.
+LANES16 = True
+LAST_ARITHMETIC = None  # how the last copied solve ran: "int32", "lanes16", "lanes16, then int32"
 ANSWER_POOL_BYTES = 256 << 20  # mapped answer buffers kept, at most (beyond: copied back)
 _LOCK = threading.Lock()  # one solve at a time uses the kept buffers
 _BUFFERS: dict = {}       # the last size's device buffers (and mapped input, or streams)
@@ -608,13 +732,15 @@ def _small_buffers(n: int, size: int) -> dict:
 
 
 def _copied_buffers(n: int, size: int) -> dict:
-    """Device buffers for a large size (the input W, N for narrow vias), two streams and the
-    events that order and time them, kept for the next call of this size."""
+    """Device buffers for a large size (the input W, N for narrow vias, L for the distances in
+    16-bit lanes, made on first use, and ``capped``, the flag ``widen`` raises), two streams and
+    the events that order and time them, kept for the next call of this size."""
     narrow = size <= VIA16_MAX
     if _BUFFERS.get("key") != ("copied", n, size, narrow):
         _BUFFERS.clear()
         _BUFFERS.update(key=("copied", n, size, narrow), **_device_buffers(size),
-                        W=cuda.device_array((n, n), np.int32),
+                        W=cuda.device_array((n, n), np.int32), L=None,
+                        capped=cuda.to_device(np.zeros(1, np.int32)), token=0,
                         N=cuda.device_array((size, size), np.int16) if narrow else None,
                         main=cuda.stream(), side=cuda.stream(),
                         start=cuda.event(), rounds=cuda.event(), end=cuda.event())
@@ -691,24 +817,52 @@ def _replayed(buf: dict, buffers: tuple, queue):
 
 def _run_copied(w, n: int, nb: int):
     """The input up on one stream, the k-blocks, then the distances back on a second stream
-    while the first recovers the vias and brings them back; the kernels timed by events."""
-    size = nb * B
-    buf = _copied_buffers(n, size)
-    main, side, N = buf["main"], buf["side"], buf["N"]
-    dist, via = _host_answer(size, np.int16 if N is not None else np.int32)
-    buf["W"].copy_to_device(np.ascontiguousarray(w, dtype=np.int32), stream=main)
+    while the first recovers the vias and brings them back; the kernels timed by events.
+    The k-blocks run on 16-bit lanes first where ``LANES16`` allows: exact unless some pair
+    ends at CAP (a distance of CAP or more, or none), and then solved again in int32."""
+    global LAST_ARITHMETIC
+    nb += nb % 2  # lane pairs: an even number of k-blocks
+    buf = _copied_buffers(n, nb * B)
+    dist, via = _host_answer(nb * B, np.int16 if buf["N"] is not None else np.int32)
+    buf["W"].copy_to_device(np.ascontiguousarray(w, dtype=np.int32), stream=buf["main"])
+    LAST_ARITHMETIC = "int32"
+    if LANES16:
+        buf["token"] += 1
+        seconds = _solve_copied(buf, nb, dist, via, lanes=True)
+        if buf["capped"].copy_to_host()[0] != buf["token"]:
+            LAST_ARITHMETIC = "lanes16"
+            return dist[:n, :n], RouteMatrix("via", via[:n, :n]), seconds
+        LAST_ARITHMETIC = "lanes16, then int32"
+    else:
+        seconds = 0.0
+    seconds += _solve_copied(buf, nb, dist, via)
+    return dist[:n, :n], RouteMatrix("via", via[:n, :n]), seconds
+
+
+def _solve_copied(buf: dict, nb: int, dist, via, lanes=False) -> float:
+    """Queue and wait for ``_run_copied``'s solve of the uploaded input into dist and via;
+    its seconds on the GPU. With ``lanes`` the k-blocks run on 16-bit lanes, widened into D
+    after (``buf["capped"]`` then says whether the answer is exact)."""
+    main, side, N, D = buf["main"], buf["side"], buf["N"], buf["D"]
     buf["start"].record(main)
     host_start = time.perf_counter()
-    launch_rounds(buf["W"], buf["D"], buf["V"], nb, stream=main)
+    if lanes:
+        if buf["L"] is None:
+            buf["L"] = cuda.device_array((nb * B, nb * B // 2), np.int32)
+        L = buf["L"]
+        launch_rounds(buf["W"], L, buf["V"], nb, stream=main, lanes=True)
+        _kernels().widen[(nb * B, ceil_div(L.shape[1], 256)), 256, main](
+            L, D, buf["W"].shape[0], buf["capped"], buf["token"])
+    else:
+        launch_rounds(buf["W"], D, buf["V"], nb, stream=main)
     buf["rounds"].record(main)
     buf["rounds"].wait(side)
-    buf["D"].copy_to_host(dist, stream=side)
-    launch_recovery(buf["D"], buf["V"], buf["T"], nb, N=N, stream=main)
+    D.copy_to_host(dist, stream=side)
+    launch_recovery(D, buf["V"], buf["T"], nb, N=N, stream=main)
     buf["end"].record(main)
     (buf["V"] if N is None else N).copy_to_host(via, stream=main)
     main.synchronize()
     side.synchronize()
     # (The simulator's events keep no time; its launches and copies run as they are queued.)
-    seconds = (time.perf_counter() - host_start if SIMULATED
-               else buf["start"].elapsed_time(buf["end"]) / 1e3)
-    return dist[:n, :n], RouteMatrix("via", via[:n, :n]), seconds
+    return (time.perf_counter() - host_start if SIMULATED
+            else buf["start"].elapsed_time(buf["end"]) / 1e3)

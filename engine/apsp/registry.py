@@ -42,7 +42,8 @@ REGISTRY = Registry("Floyd–Warshall", (
     Variant("gpu-blocked", "GPU blocked: Venkataraman's 3-phase algorithm with 32×32 shared-memory "
             "tiles (the paper's and seed 001's)", "gpu", _P + "gpu_blocked:run"),
     Variant("gpu-fast", "GPU fast: blocked, 64×64 tiles with 4×4 cells per thread in registers, "
-            "fused int32 add-min, via routes; one persistent launch for small graphs", "gpu",
+            "fused int32 add-min, via routes; one persistent launch for small graphs; large "
+            "ones in 16-bit lanes, two relaxations an instruction, where distances fit", "gpu",
             _P + "gpu_fast:run", _P + "gpu_fast:input_array"),
 ))
 

@@ -54,6 +54,19 @@ def strict_bad(w, dist, via, pairs) -> int:
     return bad
 
 
+def median_launch_seconds(launch, reps: int = 10) -> float:
+    """Median GPU seconds of ``launch()`` (one kernel launch), timed by CUDA events."""
+    times = []
+    for _ in range(reps):
+        start, end = cuda.event(), cuda.event()
+        start.record()
+        launch()
+        end.record()
+        end.synchronize()
+        times.append(start.elapsed_time(end) / 1e3)
+    return statistics.median(times)
+
+
 def median_run(w, reps: int):
     """Median kernel and end-to-end milliseconds of ``gpu_fast.run(w)``, and its last answer."""
     ends, kernels = [], []

@@ -9,13 +9,13 @@ unrolled (the tile stays B = THREADS·CELLS) and time the sizes after them with 
     python3 -m tests.gpu_probes.probe_phase3_rate 2048 3072 4096 8192 16384
     python3 -m tests.gpu_probes.probe_phase3_rate 16:4:8 8192 16384 8:8:8 8192 16384 8:8:4 8192
 """
-import statistics
 import sys
 
 import numpy as np
 from numba import cuda
 
 from engine.apsp import gpu_fast
+from tests.gpu_probes.common import median_launch_seconds
 
 
 def rate(k, n: int) -> float:
@@ -29,15 +29,8 @@ def rate(k, n: int) -> float:
     before = D.copy_to_host()
     inner(D, V, kb, nb)
     check(before, D.copy_to_host(), kb * gpu_fast.B)
-    times = []
-    for _ in range(10):
-        start, end = cuda.event(), cuda.event()
-        start.record()
-        inner(D, V, kb, nb)
-        end.record()
-        end.synchronize()
-        times.append(start.elapsed_time(end) / 1e3)
-    return (n - gpu_fast.B) ** 2 * gpu_fast.B / statistics.median(times)
+    seconds = median_launch_seconds(lambda: inner(D, V, kb, nb))
+    return (n - gpu_fast.B) ** 2 * gpu_fast.B / seconds
 
 
 def check(before, after, base):

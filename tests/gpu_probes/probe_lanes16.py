@@ -1,0 +1,71 @@
+"""16-bit lanes against int32 on the copied path (issue 19). Per size: ``gpu_fast.run`` with
+``LANES16`` off and on, alternating, medians of the solve's GPU time and of the whole call; the
+two answers' distances compared cell by cell, 400 routes of the lanes' answer walked strictly;
+then phase 3 alone on lanes (one middle k-block applied again and again, as
+``probe_phase3_rate``), its first launch checked against numpy on a sample of rows, its rate in
+relaxations per second (two a word).
+
+    python3 -m tests.gpu_probes.probe_lanes16 4096 8192 16384
+"""
+
+import statistics
+import sys
+
+import numpy as np
+from numba import cuda
+
+from engine.apsp import gpu_fast
+from tests.gpu_probes.common import graph, median_launch_seconds, median_run, strict_bad
+
+
+def compare(n: int, reps: int) -> None:
+    w = graph(n, seed=n)
+    runs = {}
+    for _ in range(reps):
+        for lanes in (False, True):
+            gpu_fast.LANES16 = lanes
+            kernel_ms, end_ms, dist, via = median_run(w, 1)
+            runs.setdefault(lanes, []).append((kernel_ms, end_ms))
+            arithmetic = gpu_fast.LAST_ARITHMETIC
+            if lanes:
+                lanes_dist, lanes_via = dist.copy(), via.copy()
+            else:
+                int32_dist = dist.copy()
+    pairs = [tuple(p) for p in np.random.default_rng(n).integers(0, n, (400, 2))]
+    for lanes in (False, True):
+        kernel = statistics.median(k for k, _ in runs[lanes])
+        end = statistics.median(e for _, e in runs[lanes])
+        print(f"n={n} {'lanes16' if lanes else 'int32  '} solve {kernel:8.2f} ms  end to end {end:8.2f} ms"
+              f"  {n ** 3 / kernel / 1e9:6.2f} x10^12 relax/s", flush=True)
+    print(f"n={n} lanes ran as {arithmetic!r}; distances equal {np.array_equal(lanes_dist, int32_dist)}; "
+          f"strict-bad routes {strict_bad(w, lanes_dist, lanes_via, pairs)} of 400", flush=True)
+
+
+def phase3_rate(n: int) -> None:
+    B, T = gpu_fast.B, gpu_fast.THREADS
+    nb = n // B
+    rng = np.random.default_rng(0)
+    kb = nb // 2
+    k = slice(kb * B, kb * B + B)
+    lanes = rng.integers(1, 10_000, (n, n), dtype=np.int32)
+    lanes[k, k] = 20_000  # a closed diagonal tile: the k-block's columns (phase 3 takes them) stay
+    lanes[k, k][np.diag_indices(B)] = 0
+    D = cuda.to_device(lanes[:, 0::2] | lanes[:, 1::2] << 16)
+    V = cuda.to_device(np.full((n, n), -1, np.int32))
+    inner = gpu_fast._kernels().phase3_lanes[(nb // 2, nb - 1), (T, T)]
+    inner(D, V, kb, nb)
+    after = D.copy_to_host()
+    got = np.empty_like(lanes)
+    got[:, 0::2], got[:, 1::2] = after & 0xFFFF, after >> 16
+    rows = [r for r in range(0, n, max(1, n // 40)) if not kb * B <= r < kb * B + B]
+    want = np.minimum(lanes[rows], (lanes[rows, k][:, :, None] + lanes[k, :][None]).min(axis=1))
+    seconds = median_launch_seconds(lambda: inner(D, V, kb, nb))
+    rate = (n - B) * n * B / seconds
+    print(f"n={n} phase3_lanes exact on sampled rows {np.array_equal(got[rows], want)}; "
+          f"{rate / 1e12:.2f} x10^12 relax/s", flush=True)
+
+
+if __name__ == "__main__":
+    for size in map(int, sys.argv[1:]):
+        phase3_rate(size)
+        compare(size, 3 if size <= 16384 else 1)
