@@ -142,19 +142,21 @@ def test_copied_graphs_are_solved_in_16_bit_lanes_where_every_distance_fits(monk
     assert gpu_fast.LAST_ARITHMETIC == "lanes16"
 
 
-@pytest.mark.parametrize("graph", ["unreachable pair", "distance beyond the cap"])
-def test_a_pair_at_the_lanes_cap_is_solved_again_in_int32(graph, monkeypatch):
+@pytest.mark.parametrize("graph", ["unreachable vertex", "vertex beyond the cap"])
+def test_pairs_at_the_lanes_cap_are_solved_again_in_int32_on_their_tiles_only(graph, monkeypatch):
+    # The last vertex (tile column 1 of 2) is reached by nothing, or only from vertex 0 through
+    # an edge above the cap: its column ends at the cap, and int32 rounds redo that column's
+    # tiles alone, starting from the lanes' answer.
     monkeypatch.setattr(gpu_fast, "MAPPED_MAX", 0)
     n = B + 3
-    if graph == "unreachable pair":
-        cost = paper_random_graph(n, 85, seed=9)
-        cost[:, n - 1] = np.inf  # nothing reaches the last vertex
-    else:
-        cost = np.full((n, n), np.inf)
-        cost[np.arange(n), (np.arange(n) + 1) % n] = CAP // 2 + 1  # a ring: d(0, 2) > CAP
+    cost = paper_random_graph(n, 85, seed=9)
+    cost[:, n - 1] = np.inf
+    if graph == "vertex beyond the cap":
+        cost[0, n - 1] = 2 * CAP
     np.fill_diagonal(cost, 0)
     check(cost, "gpu-fast")
     assert gpu_fast.LAST_ARITHMETIC == "lanes16, then int32"
+    np.testing.assert_array_equal(gpu_fast._BUFFERS["M"].copy_to_host(), [[0, 1], [0, 1]])
 
 
 def test_copied_graphs_in_int32_only_where_lanes_are_turned_off(monkeypatch):

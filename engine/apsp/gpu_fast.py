@@ -77,6 +77,9 @@ TILE_PAD = 4
 # candidate k and row; each thread loads RECOVER_BATCH cells' operands before testing any.
 RECOVER_ROWS = THREADS * THREADS // B
 RECOVER_COLUMNS, RECOVER_BATCH = (8, 4) if SIMULATED else (32, 2)
+# Threads a block of the kernels that go row by row (pad, pack, widen, narrow): the simulator
+# runs each thread in Python, and a few suffice there.
+ROW_THREADS = 16 if SIMULATED else 256
 # Largest padded size solved by the single persistent launch (0: never; -1: always).
 ONE_LAUNCH_MAX = 10**9 if SIMULATED else 1536
 
@@ -215,20 +218,24 @@ def _mul_global_source(lanes=None):
     return "\n".join(src + _product_stored(lanes)) + "\n"
 
 
-def _phase3_source(lanes=False):
+def _phase3_source(lanes=False, tiles=False):
     """Phase 3: every tile off the k-block's row and column = min(itself, its row's column
     tile ⊗ its column's row tile). The thread's cells are read before the operand tiles, so
     all of a block's loads wait on memory together. With ``lanes``, D holds 16-bit lane pairs
     (``phase3_lanes``): a tile is B rows by B words (2B columns), every column tile is taken
     (the k-block's own columns do not change: phase 2 closed them), and X holds each left
-    operand twice, in both halves of a word, for ``addmin2``."""
-    src = ["@cuda.jit(SIG_ROUND, cache=CACHE)", f"def phase3{'_lanes' if lanes else ''}(D, V, kb, nb):",
+    operand twice, in both halves of a word, for ``addmin2``. With ``tiles`` (``phase3_tiles``)
+    a block whose tile is not marked in M returns at once (the tile holds final distances)."""
+    name, args = ("phase3_lanes", "") if lanes else ("phase3_tiles", ", M") if tiles else ("phase3", "")
+    src = [f"@cuda.jit(SIG_{'TILES' if tiles else 'ROUND'}, cache=CACHE)", f"def {name}(D, V, kb, nb{args}):",
            "    X = cuda.shared.array(TILE, int32, alignment=16)",
            "    Y = cuda.shared.array(TILE, int32, alignment=16)",
            "    row0 = (cuda.blockIdx.y + (1 if cuda.blockIdx.y >= kb else 0)) * B",
            "    col0 = cuda.blockIdx.x * B" if lanes else
            "    col0 = (cuda.blockIdx.x + (1 if cuda.blockIdx.x >= kb else 0)) * B",
            "    base = kb * B", "    mark = int32(-2 - kb)"]
+    if tiles:
+        src += ["    if M[row0 // B, col0 // B] == 0:", "        return"]
     src += _thread_cells() + _read_cells("D", "row0", "col0")
     operands = [("X", "row0", "base // 2", "twice")] if lanes else [("X", "row0", "base")]
     src += _tile_loads(operands + [("Y", "base", "col0")]) + ["    cuda.syncthreads()"]
@@ -337,6 +344,7 @@ def _kernels_source():
         _mul_shared_source(),
         _recover_source(),
         _phase3_source(),
+        _phase3_source(tiles=True),
         _loader_source("load_tile_unpacked", 1, lanes=True),
         _closure_source("pairs"),
         _mul_global_source("pairs"),
@@ -490,11 +498,13 @@ def lane_cost(W, i, j):
     return 0 if i == j else CAP
 
 
-@cuda.jit(SIG_PAD, cache=CACHE)
-def pack(W, D, V):
-    """D = W grown and capped, as 16-bit lane pairs (row blockIdx.x); V = -1."""
+@cuda.jit(SIG_PACK, cache=CACHE)
+def pack(W, D, V, M):
+    """D = W grown and capped, as 16-bit lane pairs (row blockIdx.x); V = -1; M = 0."""
     w = cuda.blockIdx.y * cuda.blockDim.x + cuda.threadIdx.x
     i = cuda.blockIdx.x
+    if i < M.shape[0] and w < M.shape[1]:
+        M[i, w] = 0
     if w < D.shape[1]:
         D[i, w] = int32(lane_cost(W, i, 2 * w) | lane_cost(W, i, 2 * w + 1) << 16)
         V[i, 2 * w] = -1
@@ -502,18 +512,27 @@ def pack(W, D, V):
 
 
 @cuda.jit(SIG_WIDEN, cache=CACHE)
-def widen(D, wide, n, capped, token):
-    """wide = D's lanes as int32, CAP as INF (row blockIdx.x); capped[0] = token where a pair
-    of the unpadded n×n answer is at CAP (its distance unknown: CAP or more, or none)."""
+def widen(D, wide, W, M, capped, token):
+    """wide = D's lanes as int32 (row blockIdx.x). A lane of the unpadded answer at CAP is a
+    pair whose distance is CAP or more, or none: its cell gets W's cost instead (the length of
+    a path, where int32 rounds can start from), its tile is marked in M and capped[0] = token.
+    (The other cells are final, and padding is INF off the diagonal.)"""
     w = cuda.blockIdx.y * cuda.blockDim.x + cuda.threadIdx.x
     i = cuda.blockIdx.x
+    n = W.shape[0]
     if w < D.shape[1]:
         x = D[i, w]
         for half in range(2):
+            j = 2 * w + half
             lane = x >> (16 * half) & 0xFFFF
-            wide[i, 2 * w + half] = INF if lane == CAP else lane
-            if lane == CAP and i < n and 2 * w + half < n:
+            if lane < CAP:
+                wide[i, j] = lane
+            elif i < n and j < n:
+                wide[i, j] = W[i, j]
+                M[i // B, j // B] = 1
                 capped[0] = token
+            else:
+                wide[i, j] = INF
 '''
 
 
@@ -523,7 +542,8 @@ def _generated_source() -> str:
     signatures = {"SIG_PAD": [matrix] * 3, "SIG_ROUND": [matrix, matrix, index, index],
                   "SIG_DT": [matrix] * 2, "SIG_DVT": [matrix] * 3, "SIG_DVTO": [matrix] * 3 + [answer],
                   "SIG_VN": [matrix, "int16[:, ::1]"],
-                  "SIG_WIDEN": [matrix, matrix, index, "int32[::1]", index]}
+                  "SIG_PACK": [matrix] * 4,
+                  "SIG_WIDEN": [matrix] * 4 + ["int32[::1]", index], "SIG_TILES": [matrix, matrix, index, index, matrix]}
     source = re.sub(r"\bSIG_\w+\b", lambda m: repr(f"void({', '.join(signatures[m.group()])})"),
                     _kernels_source()).replace("CACHE", repr(not SIMULATED))
     return source.replace(", alignment=16", "") if SIMULATED else source  # the simulator takes none
@@ -602,23 +622,42 @@ def launch_all(W, D, V, T, nb: int, O=None, stream=0, after=lambda step: None):
     launch_recovery(D, V, T, nb, O, stream=stream, after=after)
 
 
-def launch_rounds(W, D, V, nb: int, stream=0, after=lambda step: None, lanes=False):
+def _by_rows(kernel, rows: int, columns: int, stream):
+    """``kernel`` launched over rows × columns cells: row blockIdx.x, ROW_THREADS columns a block."""
+    return kernel[(rows, ceil_div(columns, ROW_THREADS)), ROW_THREADS, stream]
+
+
+def launch_rounds(W, D, V, nb: int, stream=0, after=lambda step: None, lanes=False, tiles=None):
     """Queue the padding of W into D and every k-block: D holds the final distances after.
     With ``lanes`` D is (nb·B)×(nb·B/2) and holds them as 16-bit lane pairs, each at most CAP
-    (``gpu_lanes16``; nb even): twice the relaxations per instruction in phase 3."""
+    (``gpu_lanes16``; nb even): twice the relaxations per instruction in phase 3; ``tiles``
+    (nb×nb) is zeroed for ``widen``. With ``tiles`` alone D already holds ``widen``'s start
+    (no padding) and phase 3 takes only the tiles marked in it: the others are final."""
     k = _kernels()
     size = nb * B
     tile = (THREADS, THREADS)
-    one = _one_launch() if not lanes and (ONE_LAUNCH_MAX < 0 or size <= ONE_LAUNCH_MAX) else None
+    one = (_one_launch() if not lanes and tiles is None and (ONE_LAUNCH_MAX < 0 or size <= ONE_LAUNCH_MAX)
+           else None)
     if one is not None:
         kernel, most = one
         kernel[max(1, min(most, nb * nb)), tile, stream](W, D, V, nb)
         after("one launch")
         return
-    (k.pack if lanes else k.pad)[(size, ceil_div(D.shape[1], 256)), 256, stream](W, D, V)
-    after("pad")
-    peripheral = (k.phase2_lanes if lanes else k.phase2)[max(1, 2 * (nb - 1)), tile, stream]
-    inner = k.phase3_lanes[(nb // 2, nb - 1), tile, stream] if lanes else k.phase3[(nb - 1, nb - 1), tile, stream]
+    grid = (nb - 1, nb - 1), tile, stream
+    if lanes:
+        _by_rows(k.pack, size, D.shape[1], stream)(W, D, V, tiles)
+        after("pack")
+        peripheral, inner = k.phase2_lanes, k.phase3_lanes[(nb // 2, nb - 1), tile, stream]
+    elif tiles is None:
+        _by_rows(k.pad, size, size, stream)(W, D, V)
+        after("pad")
+        peripheral, inner = k.phase2, k.phase3[grid]
+    else:
+        peripheral, marked = k.phase2, k.phase3_tiles[grid]
+
+        def inner(D, V, kb, nb):
+            marked(D, V, kb, nb, tiles)
+    peripheral = peripheral[max(1, 2 * (nb - 1)), tile, stream]
     for kb in range(nb):
         peripheral(D, V, kb, nb)
         after("phases 1+2")
@@ -643,7 +682,7 @@ def launch_recovery(D, V, T, nb: int, O=None, N=None, stream=0, after=lambda ste
         k.recover[recovery](D, V, T)
     after("recover")
     if N is not None:
-        k.narrow[(size, ceil_div(size, 256)), 256, stream](V, N)
+        _by_rows(k.narrow, size, size, stream)(V, N)
         after("narrow")
 
 
@@ -657,7 +696,7 @@ def launch_recovery(D, V, T, nb: int, O=None, N=None, stream=0, after=lambda ste
 MAPPED_MAX = 3072
 VIA16_MAX = np.iinfo(np.int16).max
 # The copied path solves in 16-bit lanes first (``gpu_lanes16``: twice the relaxations per
-# instruction), then in int32 only where some pair ended at the lanes' CAP.
+# instruction), then in int32 only where some pair ended at the lanes' CAP (on its tiles).
 LANES16 = True
 LAST_ARITHMETIC = None  # how the last copied solve ran: "int32", "lanes16", "lanes16, then int32"
 ANSWER_POOL_BYTES = 256 << 20  # mapped answer buffers kept, at most (beyond: copied back)
@@ -733,13 +772,15 @@ def _small_buffers(n: int, size: int) -> dict:
 
 def _copied_buffers(n: int, size: int) -> dict:
     """Device buffers for a large size (the input W, N for narrow vias, L for the distances in
-    16-bit lanes, made on first use, and ``capped``, the flag ``widen`` raises), two streams and
-    the events that order and time them, kept for the next call of this size."""
+    16-bit lanes, made on first use, ``capped``, the flag ``widen`` raises, and M, the tiles it
+    marks), two streams and the events that order and time them, kept for the next call of
+    this size."""
     narrow = size <= VIA16_MAX
     if _BUFFERS.get("key") != ("copied", n, size, narrow):
         _BUFFERS.clear()
         _BUFFERS.update(key=("copied", n, size, narrow), **_device_buffers(size),
                         W=cuda.device_array((n, n), np.int32), L=None,
+                        M=cuda.device_array((size // B, size // B), np.int32),
                         capped=cuda.to_device(np.zeros(1, np.int32)), token=0,
                         N=cuda.device_array((size, size), np.int16) if narrow else None,
                         main=cuda.stream(), side=cuda.stream(),
@@ -819,50 +860,47 @@ def _run_copied(w, n: int, nb: int):
     """The input up on one stream, the k-blocks, then the distances back on a second stream
     while the first recovers the vias and brings them back; the kernels timed by events.
     The k-blocks run on 16-bit lanes first where ``LANES16`` allows: exact unless some pair
-    ends at CAP (a distance of CAP or more, or none), and then solved again in int32."""
+    ends at CAP (a distance of CAP or more, or none); then int32 rounds follow from there, on
+    the tiles holding such pairs only."""
     global LAST_ARITHMETIC
     nb += nb % 2  # lane pairs: an even number of k-blocks
     buf = _copied_buffers(n, nb * B)
-    dist, via = _host_answer(nb * B, np.int16 if buf["N"] is not None else np.int32)
-    buf["W"].copy_to_device(np.ascontiguousarray(w, dtype=np.int32), stream=buf["main"])
-    LAST_ARITHMETIC = "int32"
-    if LANES16:
-        buf["token"] += 1
-        seconds = _solve_copied(buf, nb, dist, via, lanes=True)
-        if buf["capped"].copy_to_host()[0] != buf["token"]:
-            LAST_ARITHMETIC = "lanes16"
-            return dist[:n, :n], RouteMatrix("via", via[:n, :n]), seconds
-        LAST_ARITHMETIC = "lanes16, then int32"
-    else:
-        seconds = 0.0
-    seconds += _solve_copied(buf, nb, dist, via)
-    return dist[:n, :n], RouteMatrix("via", via[:n, :n]), seconds
-
-
-def _solve_copied(buf: dict, nb: int, dist, via, lanes=False) -> float:
-    """Queue and wait for ``_run_copied``'s solve of the uploaded input into dist and via;
-    its seconds on the GPU. With ``lanes`` the k-blocks run on 16-bit lanes, widened into D
-    after (``buf["capped"]`` then says whether the answer is exact)."""
-    main, side, N, D = buf["main"], buf["side"], buf["N"], buf["D"]
+    main, side, N, D, V = buf["main"], buf["side"], buf["N"], buf["D"], buf["V"]
+    dist, via = _host_answer(nb * B, np.int16 if N is not None else np.int32)
+    buf["W"].copy_to_device(np.ascontiguousarray(w, dtype=np.int32), stream=main)
     buf["start"].record(main)
     host_start = time.perf_counter()
-    if lanes:
-        if buf["L"] is None:
-            buf["L"] = cuda.device_array((nb * B, nb * B // 2), np.int32)
-        L = buf["L"]
-        launch_rounds(buf["W"], L, buf["V"], nb, stream=main, lanes=True)
-        _kernels().widen[(nb * B, ceil_div(L.shape[1], 256)), 256, main](
-            L, D, buf["W"].shape[0], buf["capped"], buf["token"])
+    if not LANES16:
+        LAST_ARITHMETIC = "int32"
+        launch_rounds(buf["W"], D, V, nb, stream=main)
+    elif _lanes_exact(buf, nb):
+        LAST_ARITHMETIC = "lanes16"
     else:
-        launch_rounds(buf["W"], D, buf["V"], nb, stream=main)
+        LAST_ARITHMETIC = "lanes16, then int32"
+        launch_rounds(buf["W"], D, V, nb, stream=main, tiles=buf["M"])
     buf["rounds"].record(main)
     buf["rounds"].wait(side)
     D.copy_to_host(dist, stream=side)
-    launch_recovery(D, buf["V"], buf["T"], nb, N=N, stream=main)
+    launch_recovery(D, V, buf["T"], nb, N=N, stream=main)
     buf["end"].record(main)
-    (buf["V"] if N is None else N).copy_to_host(via, stream=main)
+    (V if N is None else N).copy_to_host(via, stream=main)
     main.synchronize()
     side.synchronize()
     # (The simulator's events keep no time; its launches and copies run as they are queued.)
-    return (time.perf_counter() - host_start if SIMULATED
-            else buf["start"].elapsed_time(buf["end"]) / 1e3)
+    seconds = (time.perf_counter() - host_start if SIMULATED
+               else buf["start"].elapsed_time(buf["end"]) / 1e3)
+    return dist[:n, :n], RouteMatrix("via", via[:n, :n]), seconds
+
+
+def _lanes_exact(buf: dict, nb: int) -> bool:
+    """Run the k-blocks on 16-bit lanes and widen the answer into D; whether it is exact (else
+    ``widen`` has marked in M the tiles where some pair ended at CAP). Waits for the GPU."""
+    if buf["L"] is None:
+        buf["L"] = cuda.device_array((nb * B, nb * B // 2), np.int32)
+    L, main = buf["L"], buf["main"]
+    buf["token"] += 1
+    launch_rounds(buf["W"], L, buf["V"], nb, stream=main, lanes=True, tiles=buf["M"])
+    _by_rows(_kernels().widen, nb * B, L.shape[1], main)(L, buf["D"], buf["W"], buf["M"], buf["capped"], buf["token"])
+    capped = buf["capped"].copy_to_host(stream=main)
+    main.synchronize()
+    return capped[0] != buf["token"]
