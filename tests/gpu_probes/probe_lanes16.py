@@ -8,7 +8,10 @@ relaxations per second (two a word).
     python3 -m tests.gpu_probes.probe_lanes16 4096 8192 16384 16384u
 
 A size ending in "u" compares on a graph whose last vertex nothing reaches: the lanes end at
-their cap in that column, and int32 rounds redo its tiles only.
+their cap in that column, and int32 rounds redo its tiles only. A size ending in "s" times
+each step of one lanes solve instead (an event after every launch, summed by step):
+
+    python3 -m tests.gpu_probes.probe_lanes16 16384s
 """
 
 import statistics
@@ -71,10 +74,39 @@ def phase3_rate(n: int) -> None:
           f"{rate / 1e12:.2f} x10^12 relax/s", flush=True)
 
 
+def steps(n: int) -> None:
+    w = graph(n, seed=n)
+    gpu_fast.LANES16 = True
+    gpu_fast.run(w)  # loads the kernels, makes and fills the buffers (W holds w after)
+    buf, B = gpu_fast._BUFFERS, gpu_fast.B
+    main, L = buf["main"], buf["L"]
+    nb = L.shape[0] // B
+    marks = []
+
+    def after(step):
+        marks.append((step, cuda.event()))
+        marks[-1][1].record(main)
+
+    after("start")
+    gpu_fast.launch_rounds(buf["W"], L, buf["V"], nb, stream=main, after=after, lanes=True, tiles=buf["M"])
+    gpu_fast._by_rows(gpu_fast._kernels().widen, nb * B, L.shape[1], main)(
+        L, buf["D"], buf["W"], buf["M"], buf["capped"], 0)
+    after("widen")
+    gpu_fast.launch_recovery(buf["D"], buf["V"], buf["T"], nb, N=buf["N"], stream=main, after=after)
+    main.synchronize()
+    totals = {}
+    for (_, before), (step, event) in zip(marks, marks[1:]):
+        totals[step] = totals.get(step, 0.0) + before.elapsed_time(event)
+    print(f"n={n} steps of a lanes solve, GPU ms: " + ", ".join(f"{s} {ms:.2f}" for s, ms in totals.items())
+          + f"; total {sum(totals.values()):.2f}", flush=True)
+
+
 if __name__ == "__main__":
     for arg in sys.argv[1:]:
-        size = int(arg.rstrip("u"))
-        if arg.endswith("u"):
+        size = int(arg.rstrip("us"))
+        if arg.endswith("s"):
+            steps(size)
+        elif arg.endswith("u"):
             compare(size, 3, unreachable=True)
         else:
             phase3_rate(size)
