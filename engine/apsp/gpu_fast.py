@@ -59,6 +59,7 @@ import numpy as np
 from numba import cuda
 
 from ..gpu_graph import LaunchGraph
+from ..gpu_launch import THREADS as ROW_THREADS  # few under the simulator, 256 on a GPU
 from .buffer_pool import BufferPool
 from .gpu_common import SIMULATED, ceil_div, empty_result, mapped_host, timed_on_device
 from .gpu_lanes16 import CAP
@@ -77,9 +78,6 @@ TILE_PAD = 4
 # candidate k and row; each thread loads RECOVER_BATCH cells' operands before testing any.
 RECOVER_ROWS = THREADS * THREADS // B
 RECOVER_COLUMNS, RECOVER_BATCH = (8, 4) if SIMULATED else (32, 2)
-# Threads a block of the kernels that go row by row (pad, pack, widen, narrow): the simulator
-# runs each thread in Python, and a few suffice there.
-ROW_THREADS = 16 if SIMULATED else 256
 # Largest padded size solved by the single persistent launch (0: never; -1: always).
 ONE_LAUNCH_MAX = 10**9 if SIMULATED else 1536
 
@@ -863,7 +861,8 @@ def _run_copied(w, n: int, nb: int):
     ends at CAP (a distance of CAP or more, or none); then int32 rounds follow from there, on
     the tiles holding such pairs only."""
     global LAST_ARITHMETIC
-    nb += nb % 2  # lane pairs: an even number of k-blocks
+    if LANES16:
+        nb += nb % 2  # lane pairs: an even number of k-blocks
     buf = _copied_buffers(n, nb * B)
     main, side, N, D, V = buf["main"], buf["side"], buf["N"], buf["D"], buf["V"]
     dist, via = _host_answer(nb * B, np.int16 if N is not None else np.int32)

@@ -22,6 +22,7 @@ from numba import cuda
 
 from engine.apsp import gpu_fast
 from engine.apsp.matrix import INF
+from tests.gpu_probes.probe_phase3_rate import check
 from tests.gpu_probes.common import graph, median_launch_seconds, median_run, strict_bad
 
 
@@ -66,11 +67,10 @@ def phase3_rate(n: int) -> None:
     after = D.copy_to_host()
     got = np.empty_like(lanes)
     got[:, 0::2], got[:, 1::2] = after & 0xFFFF, after >> 16
-    rows = [r for r in range(0, n, max(1, n // 40)) if not kb * B <= r < kb * B + B]
-    want = np.minimum(lanes[rows], (lanes[rows, k][:, :, None] + lanes[k, :][None]).min(axis=1))
+    check(lanes, got, kb * B)  # the k-block's columns stay: its diagonal tile is closed
     seconds = median_launch_seconds(lambda: inner(D, V, kb, nb))
     rate = (n - B) * n * B / seconds
-    print(f"n={n} phase3_lanes exact on sampled rows {np.array_equal(got[rows], want)}; "
+    print(f"n={n} phase3_lanes exact on sampled rows True; "
           f"{rate / 1e12:.2f} x10^12 relax/s", flush=True)
 
 
