@@ -18,8 +18,8 @@ from pathlib import Path
 from PySide6.QtCore import QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import (QApplication, QComboBox, QDockWidget, QFileDialog, QFrame,
-                               QLabel, QMainWindow, QMessageBox, QScrollArea, QStyle, QToolBar,
-                               QWidget)
+                               QLabel, QMainWindow, QMenu, QMessageBox, QScrollArea, QStyle,
+                               QToolBar, QWidget)
 
 from engine.apsp import solve as apsp_solve
 from engine.gpu_device import gpu_name, gpu_unavailable_reason, simulated
@@ -147,8 +147,13 @@ class MainWindow(QMainWindow):
         self.panel.costModeChanged.connect(self._on_cost_mode_changed)
         self.panel.variantChanged.connect(self._on_variant_changed)
 
-        self._restore_settings()
-        self._open_first_airport(airport_path)
+        QApplication.instance().aboutToQuit.connect(self.shutdown_workers)
+        try:
+            self._restore_settings()
+            self._open_first_airport(airport_path)
+        except BaseException:
+            self.shutdown_workers()   # no thread outlives a window that failed to open
+            raise
 
     # -- public API (menus, command line, tests) -----------------------------------------------
 
@@ -420,14 +425,25 @@ class MainWindow(QMainWindow):
         menu.addAction(action)
         return action
 
+    def _menu(self, title: str, parent_menu=None) -> QMenu:
+        """A menu created here, parented to the window, so it lives as long as the window.
+
+        ``QMenuBar.addMenu(title)`` leaves the menu's lifetime to the bindings: on PySide6 6.9.3
+        a later ``QAction.menu()`` call (the What-if setup, tests) deleted it when that action's
+        wrapper went, and the recent-files submenu with it.
+        """
+        menu = QMenu(title, self)
+        (parent_menu or self.menuBar()).addMenu(menu)
+        return menu
+
     def _build_menus(self) -> None:
-        file_menu = self.menuBar().addMenu("&File")
+        file_menu = self.file_menu = self._menu("&File")
         self._add_action(file_menu, "&Open airport…", self._choose_airport_file,
                          QKeySequence.StandardKey.Open)
-        bundled_menu = file_menu.addMenu("&Bundled airports")
+        bundled_menu = self._menu("&Bundled airports", file_menu)
         for name, path in bundled_airports().items():
             self._add_action(bundled_menu, name, lambda _=False, p=path: self.open_airport(p))
-        self.recent_menu = file_menu.addMenu("Open &recent")
+        self.recent_menu = self._menu("Open &recent", file_menu)
         self._fill_recent_menu()
         self._add_action(file_menu, "Open s&weep…", lambda: self.open_sweep())
         file_menu.addSeparator()
@@ -438,12 +454,12 @@ class MainWindow(QMainWindow):
         file_menu.addSeparator()
         self._add_action(file_menu, "&Quit", self.close, QKeySequence.StandardKey.Quit)
 
-        view_menu = self.menuBar().addMenu("&View")
+        view_menu = self._menu("&View")
         self._add_action(view_menu, "&Fit airport in view", self.fit_view, "F")
         for dock in (self.sim_dock, self.dock, self.timing_dock, self.kpi_dock):
             view_menu.addAction(dock.toggleViewAction())
 
-        sim_menu = self.menuBar().addMenu("&Simulation")
+        sim_menu = self._menu("&Simulation")
         style = self.style()
         self.play_action = QAction(style.standardIcon(QStyle.StandardPixmap.SP_MediaPlay),
                                    "Play", self)
@@ -474,7 +490,7 @@ class MainWindow(QMainWindow):
         self._add_action(sim_menu, "Deselect tug", lambda: self.select_tug(None),
                          Qt.Key.Key_Escape)
 
-        route_menu = self.menuBar().addMenu("&Route")
+        route_menu = self._menu("&Route")
         self._add_action(route_menu, "&Swap From and To", self.swap_endpoints, "S")
         route_menu.addSeparator()
         group = QActionGroup(self)
@@ -488,11 +504,11 @@ class MainWindow(QMainWindow):
             self._cost_actions[mode] = action
         self._cost_actions[TIME].setChecked(True)
 
-        tools_menu = self.menuBar().addMenu("&Tools")
+        tools_menu = self._menu("&Tools")
         self._add_action(tools_menu, "&Benchmark…", self.open_benchmark)
         self._add_action(tools_menu, "&Layout analysis…", self.open_layout_analysis)
 
-        help_menu = self.menuBar().addMenu("&Help")
+        help_menu = self._menu("&Help")
         about = QAction("&About BagRoute", self)
         about.triggered.connect(lambda: QMessageBox.about(
             self, "About BagRoute",
@@ -938,6 +954,14 @@ class MainWindow(QMainWindow):
         self.toolbar_variant.set_current_variant(self.variant, silent=True)
         self._restore_sim_settings()
 
+    def shutdown_workers(self) -> None:
+        """Stop the simulation threads and the solver pool before their Qt objects go (closing,
+        the application quitting, or a window that failed to open); safe to call again."""
+        self.player.shutdown()
+        self.whatif.shutdown()
+        # A solve still running after this is left to end unseen: closing never waits on it.
+        self.solver.shutdown(CLOSE_WAIT_MS)
+
     def closeEvent(self, event) -> None:
         self.settings.setValue("window/geometry", self.saveGeometry())
         self.settings.setValue("window/state", self.saveState())
@@ -949,10 +973,7 @@ class MainWindow(QMainWindow):
         if self.player.busy:
             self._set_status("Waiting for the simulation step to finish…")
             QApplication.processEvents()
-        self.player.shutdown()
-        self.whatif.shutdown()
-        # A solve still running after this is left to end unseen: closing never waits on it.
-        self.solver.shutdown(CLOSE_WAIT_MS)
+        self.shutdown_workers()
         if self._error_box is not None:
             self._error_box.close()
         super().closeEvent(event)
