@@ -1,7 +1,7 @@
 """Screenshot of the benchmark window showing a results file (README, docs).
 
     xvfb-run -a -s "-screen 0 1400x900x24" python -m gui.bench_screenshot \
-        gui/assets/bench-h100-random15.json gui/assets/screenshot-bench.png
+        docs/measurements/bench-h100-random15.json docs/images/screenshot-bench.png
 """
 
 import sys

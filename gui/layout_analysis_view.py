@@ -255,8 +255,9 @@ class LayoutAnalysisWindow(QWidget):
 
 
 def screenshot(airport_name: str, path: str) -> None:
-    """Save the analysis window of a bundled airport as PNG (the README's picture):
-    ``xvfb-run -a -s "-screen 0 1600x1000x24" python -m gui.layout_analysis_view hub-atl gui/assets/screenshot-layout-analysis.png``."""
+    """Save the analysis window of a bundled airport as PNG (docs/spanning-trees.md's picture):
+    ``xvfb-run -a -s "-screen 0 1600x1000x24" python -m gui.layout_analysis_view hub-atl \
+    docs/images/screenshot-layout-analysis.png``."""
     from PySide6.QtWidgets import QApplication
 
     from engine.airport.layout_io import load_bundled_or_file

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QPoint, QPointF, QRectF, Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QFont, QPainterPath, QPen, QTransform
+from PySide6.QtGui import QColor, QFont, QPainterPath, QTransform
 from PySide6.QtWidgets import QGraphicsItem, QWidget
 
 BACKGROUND = "#f6f7f9"

@@ -1,7 +1,6 @@
 """`bench --problem mst`: every timed answer is checked against scipy first, peers run in the
 same report, a ladder stops past the budget, and a wrong forest is refused."""
 
-import numpy as np
 import pytest
 
 from engine.bench.mst_problem import Reference, benchmark, check, format_table

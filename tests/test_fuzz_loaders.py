@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 
 from engine.airport.graphml import load_graphml, save_graphml
-from engine.airport.layout_io import airport_from_dict, bundled_airports, load_airport
+from engine.airport.layout_io import airport_from_dict, load_airport
 from engine.input_error import InputError
 from engine.sim.schedule import read_flights_csv
 from engine.sim.simulation import SimConfig, Simulation
@@ -170,10 +170,12 @@ def test_mutated_scenario_toml_loads_and_runs_or_is_refused(tmp_path_factory, do
 
 
 @pytest.mark.parametrize("change, message", [
-    (lambda d: d["roads"][0].update(a={"id": "D"}), "road #1 ({'id': 'D'} -> S): end 'a' must be a node id (text), got {'id': 'D'}"),
+    (lambda d: d["roads"][0].update(a={"id": "D"}),
+     "road #1 ({'id': 'D'} -> S): end 'a' must be a node id (text), got {'id': 'D'}"),
     (lambda d: d["roads"][0].update(b=["S"]), "road #1 (D -> ['S']): end 'b' must be a node id (text), got ['S']"),
     (lambda d: d["fleets"][0].update(depot=["D"]), "fleet #1 (depot ['D']): unknown depot ['D']"),
-    (lambda d: d["roads"][1].update(length_m=1e10), "road #2 (S -> J): length_m must be a number of metres from 0 to 1e+07, got 10000000000.0"),
+    (lambda d: d["roads"][1].update(length_m=1e10),
+     "road #2 (S -> J): length_m must be a number of metres from 0 to 1e+07, got 10000000000.0"),
     (lambda d: d["roads"][1].update(speed_kmh=1e-9), "road S -> J: a tug needs 1.8e+11 s to drive it"),
     (lambda d: d["roads"][0].update(seconds=1e300), "road D -> S: a tug needs 1e+300 s to drive it"),
     (lambda d: d["fleets"][0].update(speed_mps=1e-9), "road G2 -> S: a tug needs 1.06e+11 s"),

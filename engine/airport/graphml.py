@@ -1,7 +1,8 @@
 """GraphML import and export through networkx, so layouts drawn in other tools can come in.
 
 Export writes a directed graph: one edge per road (a -> b) with ``length_m``, ``seconds`` and
-``one_way`` and ``road`` (its position in the file, so the order survives); nodes carry ``kind``, ``name``, ``x``, ``y`` and ``bags``; the graph carries
+``one_way`` and ``road`` (its position in the file, so the order survives); nodes carry ``kind``,
+``name``, ``x``, ``y`` and ``bags``; the graph carries
 ``name``, ``description``, ``inspired_by``, ``fleets`` (a JSON list) and ``schedule`` (a JSON
 object, when the day differs from the defaults). Import reads that back
 unchanged, and is lenient with foreign files: an undirected graph gives two-way roads, a missing

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import numpy as np
+
 KINDS = ("gate", "sort", "depot", "junction")
 
 
@@ -113,9 +115,8 @@ class Airport:
     def junctions(self) -> list[Node]:
         return self.of_kind("junction")
 
-    def bag_vector(self) -> "np.ndarray":
+    def bag_vector(self) -> np.ndarray:
         """Bags waiting at each node at the start, in node order (int64)."""
-        import numpy as np
         v = np.zeros(len(self.nodes), dtype=np.int64)
         for node_id, count in self.bags.items():
             v[self.index(node_id)] = count

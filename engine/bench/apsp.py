@@ -1,7 +1,7 @@
 """The Floyd–Warshall benchmark: time a variant on one graph, check every result, answer the
 paper, write the report (``engine.bench.run`` sequences the points of a run).
 
-Protocol (DESIGN.md): JIT and first launch are warmed up outside the timed region, GPU work is
+Protocol (docs/developer-guide.md): JIT and first launch are warmed up outside the timed region, GPU work is
 synchronised before a clock is read, each point is repeated and its median reported, and each
 timed result is checked against a reference (scipy on the whole matrix up to ``FULL_CHECK_N``,
 beyond that scipy's Dijkstra from sampled sources, plus routes summed edge by edge).
@@ -96,7 +96,7 @@ def measure(variant: str, cost: np.ndarray, graph: str, budget_s: float,
     if peer:
         dist, first = time_peer(variant, cost)
         check = check_result(cost, dist)
-        device = f"CPU (scipy/networkx)"
+        device = "CPU (scipy/networkx)"
     else:
         result = solve(cost, variant=variant)  # warm-up: JIT, first launch, allocations
         if result.variant != variant:

@@ -2,7 +2,7 @@
 ``minimum_spanning_tree``, networkx) on uniform random graphs, R-MAT, road-like grids and the
 bundled airports' road networks (road lengths, one-way lanes taken as two-way).
 
-Protocol (DESIGN.md): each variant is warmed (JIT, first launch) on a small graph outside the
+Protocol (docs/developer-guide.md): each variant is warmed (JIT, first launch) on a small graph outside the
 clock; on the measured graph a GPU variant's upload (edges and adjacency, host to device) is
 timed alone, the first call is timed and checked, then warm calls with the graph resident are
 repeated and their median reported; every call returns the forest in host memory. The check,

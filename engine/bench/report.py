@@ -1,5 +1,5 @@
 """What every problem's benchmark shares: the report and its files, the machine it ran on, the
-reference mismatch, and the repeat-until-stable timing loop (DESIGN.md's protocol)."""
+reference mismatch, and the repeat-until-stable timing loop (docs/developer-guide.md, "Benchmark protocol")."""
 
 from __future__ import annotations
 

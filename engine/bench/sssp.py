@@ -1,7 +1,7 @@
 """The SSSP benchmark: time a variant (or a peer) from a set of sources on one graph, check the
 answer against scipy first, report the graph's upload to the GPU apart from the solve.
 
-Protocol (DESIGN.md): each variant's JIT and first launch are warmed on a small graph outside
+Protocol (docs/developer-guide.md): each variant's JIT and first launch are warmed on a small graph outside
 the timed region; on the measured graph the upload (both CSR directions, host to device) is timed
 alone, then the first call (its buffers allocated) is timed and checked, then the warm calls
 with the graph resident are repeated and their median reported. Every solve returns its answer

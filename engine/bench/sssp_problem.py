@@ -19,7 +19,7 @@ from ..sssp import prepare
 from ..sssp.generators import family_graph
 from . import sssp
 from .report import Report, machine_info, stopped_and_failed_lines
-from .run import BenchHooks, Failure, Run, Stopped
+from .run import BenchHooks, Run, Stopped
 from .sssp import PEERS, SsspPoint as POINT  # noqa: F401
 
 TITLE = "single-source shortest paths on sparse graphs (seed 004), from 1, 96 or all sources"

@@ -61,6 +61,7 @@ def _generate(args) -> int:
         print(f"--gates must be at least 1, got {args.gates}", file=sys.stderr)
         return 2
     airport = generate_airport(args.gates, args.seed)
+    args.output.parent.mkdir(parents=True, exist_ok=True)  # written where asked, as simulate does
     if args.output.suffix.lower() == ".graphml":
         save_graphml(airport, args.output)
     else:

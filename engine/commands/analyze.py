@@ -57,6 +57,7 @@ def run(args) -> int:
         return 2
     print(report_text(analysis, {n.id: n.name for n in airport.nodes}))
     if args.json:
+        Path(args.json).parent.mkdir(parents=True, exist_ok=True)
         Path(args.json).write_text(json.dumps(analysis.to_dict(), indent=1), encoding="utf-8")
         print(f"wrote {args.json}")
     return 0

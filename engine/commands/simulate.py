@@ -56,8 +56,8 @@ def run(args) -> int:
         flights = read_flights_csv(args.flights, {n.id: i for i, n in enumerate(airport.nodes)})
     try:
         config = SimConfig(hours=args.hours, seed=args.seed, tugs=args.tugs, variant=args.variant,
-                           route_engine=args.route_engine, policy=args.policy, recompute=args.recompute, flights=flights,
-                           load=args.load)
+                           route_engine=args.route_engine, policy=args.policy, recompute=args.recompute,
+                           flights=flights, load=args.load)
         started = time.perf_counter()
         sim = Simulation(airport, config)
     except ValueError as exc:

@@ -4,7 +4,6 @@ buffers kept between calls, launch sizes.
 Launch sizes are small under Numba's CUDA simulator, where every GPU thread is a Python thread.
 """
 
-import numpy as np
 from numba import cuda
 
 from ..gpu_device import simulated

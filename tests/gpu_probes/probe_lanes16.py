@@ -45,9 +45,11 @@ def compare(n: int, reps: int, unreachable: bool = False) -> None:
     for lanes in (False, True):
         kernel = statistics.median(k for k, _ in runs[lanes])
         end = statistics.median(e for _, e in runs[lanes])
-        print(f"n={n}{'u' if unreachable else ''} {'lanes16' if lanes else 'int32  '} solve {kernel:8.2f} ms  end to end {end:8.2f} ms"
+        print(f"n={n}{'u' if unreachable else ''} {'lanes16' if lanes else 'int32  '} solve {kernel:8.2f} ms"
+              f"  end to end {end:8.2f} ms"
               f"  {n ** 3 / kernel / 1e9:6.2f} x10^12 relax/s", flush=True)
-    print(f"n={n}{'u' if unreachable else ''} lanes ran as {arithmetic!r}; distances equal {np.array_equal(lanes_dist, int32_dist)}; "
+    print(f"n={n}{'u' if unreachable else ''} lanes ran as {arithmetic!r}; "
+          f"distances equal {np.array_equal(lanes_dist, int32_dist)}; "
           f"strict-bad routes {strict_bad(w, lanes_dist, lanes_via, pairs)} of 400", flush=True)
 
 

@@ -3,8 +3,8 @@ back to back (CUDA events) against copies of it with one part taken out each —
 closure, the row and column products a phase-3 block makes for itself, every tile's work, the
 padding of the input — so each part's cost is the difference (those copies compute wrong
 answers: only their time is read), and against other schedules, whose distances and marks
-must equal the first variant's (the committed kernel's, unless other names come first). The input is in device memory, and in mapped host memory
-for the committed kernel. Runs on the code as committed:
+must equal the first variant's (the committed kernel's, unless other names come first). The input
+is in device memory, and in mapped host memory for the committed kernel. Runs on the code as committed:
 ``python3 -m tests.gpu_probes.probe_one_launch [NAME ...]`` (the named variants only)."""
 import os
 import sys

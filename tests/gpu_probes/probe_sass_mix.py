@@ -16,7 +16,8 @@ from engine.apsp import gpu_fast
 def mix(kernel_name: str, top: int = 8) -> str:
     kernel = getattr(gpu_fast._kernels(), kernel_name)
     sass = next(iter(kernel.inspect_sass().values()))
-    ops = collections.Counter(m.group(1) for m in re.finditer(r"/\*[0-9a-f]{4,}\*/\s+(?:@!?U?P\w+\s+)?([A-Z][\w.]*)", sass))
+    opcode = re.compile(r"/\*[0-9a-f]{4,}\*/\s+(?:@!?U?P\w+\s+)?([A-Z][\w.]*)")
+    ops = collections.Counter(m.group(1) for m in opcode.finditer(sass))
     return f"{kernel_name}: " + ", ".join(f"{op} {count}" for op, count in ops.most_common(top))
 
 

@@ -6,9 +6,9 @@ of a fresh process with the kernel cache cold and then warm, and the shared-buff
 Routes: the issue's graph (n = 1,536, 15% density, integer costs 0-49, so many zero-cost
 cycles), 20 routes out of gpu-fast's answer, each checked by summing its edges and timed; with
 ``--old-routes`` (``git show 62fdce4:engine/apsp/routes.py > OLD_ROUTES.py``) the walk before
-the fix times the first 3 of them too. First solve (``--tree`` another checkout: its code): ``python3 -c`` processes one after the other
-on one kernel cache folder (``BAGROUTE_KERNEL_CACHE``, emptied first): n = 1,535 cold, n = 1,535
-again (a restart), then n = 1,000 (a new size after a restart).
+the fix times the first 3 of them too. First solve (``--tree`` another checkout: its code): ``python3 -c``
+processes one after the other on one kernel cache folder (``BAGROUTE_KERNEL_CACHE``, emptied first):
+n = 1,535 cold, n = 1,535 again (a restart), then n = 1,000 (a new size after a restart).
 """
 
 import argparse

@@ -13,7 +13,7 @@ from gui.bench_plot import LEGEND_BESIDE_MIN_WIDTH
 from gui.bench_window import BenchWindow
 from gui.settings import file_settings
 
-REPORT = Path(__file__).resolve().parents[2] / "gui" / "assets" / "bench-h100-random85-airports.json"
+REPORT = Path(__file__).resolve().parents[2] / "docs" / "measurements" / "bench-h100-random85-airports.json"
 
 
 def _inside_view(plot, item) -> bool:

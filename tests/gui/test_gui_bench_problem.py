@@ -10,7 +10,7 @@ from engine.bench.problems import load_report
 from gui.bench_window import BenchWindow, parse_sources
 from gui.settings import file_settings
 
-ASSETS = Path(__file__).resolve().parents[2] / "gui" / "assets"
+ASSETS = Path(__file__).resolve().parents[2] / "docs" / "measurements"
 
 
 @pytest.fixture

@@ -34,7 +34,6 @@ def test_clicking_a_driving_tug_selects_it_and_shows_its_route_and_load(qtbot, s
                         timeout=SIM_TIMEOUT_MS)
     candidates = between_nodes()
     assert candidates, "no driving tug between nodes"
-    result = w.player.shown
     k = candidates[0]
     w.select_tug(None)
     qtbot.mouseClick(w.map_view.viewport(), Qt.MouseButton.LeftButton,
