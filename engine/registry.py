@@ -11,6 +11,8 @@ import importlib
 from dataclasses import dataclass
 from typing import Callable, Generic, Iterator, TypeVar
 
+from . import gpu_warmup
+
 
 @dataclass(frozen=True)
 class Variant:
@@ -71,11 +73,15 @@ class Registry(Generic[V]):
 
 
 def run_or_fall_back(chosen: Variant, fallback: Variant, run: Callable, keep: tuple = ()):
-    """``run(chosen, None)``; when ``chosen`` cannot run here, or is a GPU variant that raises
-    anything but the ``keep`` exceptions, ``run(fallback, note)`` with a note saying why."""
+    """``run(chosen, None)``; when ``chosen`` cannot run here, is compiling in the background
+    (``gpu_warmup``), or is a GPU variant that raises anything but the ``keep`` exceptions,
+    ``run(fallback, note)`` with a note saying why."""
     if not chosen.available:
         return run(fallback, f"{chosen.name} unavailable ({chosen.reason}); ran {fallback.name} "
                              "on the CPU")
+    if gpu_warmup.compiling(chosen.name):
+        return run(fallback, f"{chosen.name} compiling for this GPU (first use); ran "
+                             f"{fallback.name} on the CPU meanwhile")
     try:
         return run(chosen, None)
     except keep:

@@ -225,7 +225,7 @@ def _phase3_source(lanes=False, tiles=False):
     operand twice, in both halves of a word, for ``addmin2``. With ``tiles`` (``phase3_tiles``)
     a block whose tile is not marked in M returns at once (the tile holds final distances)."""
     name, args = ("phase3_lanes", "") if lanes else ("phase3_tiles", ", M") if tiles else ("phase3", "")
-    src = [f"@cuda.jit(SIG_{'TILES' if tiles else 'ROUND'}, cache=CACHE)", f"def {name}(D, V, kb, nb{args}):",
+    src = [f"@lazy_kernel(SIG_{'TILES' if tiles else 'ROUND'}, cache=CACHE)", f"def {name}(D, V, kb, nb{args}):",
            "    X = cuda.shared.array(TILE, int32, alignment=16)",
            "    Y = cuda.shared.array(TILE, int32, alignment=16)",
            "    row0 = (cuda.blockIdx.y + (1 if cuda.blockIdx.y >= kb else 0)) * B",
@@ -249,7 +249,7 @@ def _phase2_source(lanes=False):
     cells are packed back."""
     name, closure, load, mul, cells = (("phase2_lanes", "closure_pairs", "load_tile_unpacked", "mul_pairs", ", P")
                                        if lanes else ("phase2", "closure", "load_tile", "mul_global", ""))
-    return f"""@cuda.jit(SIG_ROUND, cache=CACHE)
+    return f"""@lazy_kernel(SIG_ROUND, cache=CACHE)
 def {name}(D, V, kb, nb):
     C = cuda.shared.array(TILE, int32, alignment=16)
     P = cuda.shared.array(TILE, int32, alignment=16)
@@ -331,6 +331,7 @@ def _kernels_source():
     """Device functions for both launch shapes, and the kernels that schedule them."""
     parts = [
         f"from numba import cuda, int32\nfrom {__package__}.gpu_vector_load import load4\n"
+        f"from {__package__.rpartition('.')[0]}.gpu_launch import lazy_kernel\n"
         f"from {__package__}.gpu_lanes16 import addmin2\n",
         f"B = {B}\nTILE = ({B}, {B + TILE_PAD})\nSQUARE = ({B}, {B})\nINF = int32({int(INF)})\nTHREADS = {THREADS * THREADS}\n"
         f"CAP = {CAP}\n"
@@ -400,7 +401,7 @@ def transpose_tile(D, T, row0, col0, S, tid):
     cuda.syncthreads()
 
 
-@cuda.jit(SIG_PAD, cache=CACHE)
+@lazy_kernel(SIG_PAD, cache=CACHE)
 def pad(W, D, V):
     """Row blockIdx.x, columns from blockIdx.y · blockDim.x: no division per cell."""
     j = cuda.blockIdx.y * cuda.blockDim.x + cuda.threadIdx.x
@@ -408,21 +409,21 @@ def pad(W, D, V):
         pad_cell(W, D, V, cuda.blockIdx.x, j)
 
 
-@cuda.jit(SIG_DT, cache=CACHE)
+@lazy_kernel(SIG_DT, cache=CACHE)
 def transpose(D, T):
     S = cuda.shared.array(SQUARE, int32)
     tid = cuda.threadIdx.y * cuda.blockDim.x + cuda.threadIdx.x
     transpose_tile(D, T, cuda.blockIdx.y * B, cuda.blockIdx.x * B, S, tid)
 
 
-@cuda.jit(SIG_DVT, cache=CACHE)
+@lazy_kernel(SIG_DVT, cache=CACHE)
 def recover(D, V, T):
     tid = cuda.threadIdx.y * cuda.blockDim.x + cuda.threadIdx.x
     i = cuda.blockIdx.y * RECOVER_ROWS + tid // B
     recover_cells(D, V, T, i, cuda.blockIdx.x * RECOVER_COLUMNS, tid % B)
 
 
-@cuda.jit(SIG_DVTO, cache=CACHE)
+@lazy_kernel(SIG_DVTO, cache=CACHE)
 def recover_export(D, V, T, O):
     """``recover``, then the block's cells of the unpadded answer written out: O[0] the
     distances, O[1] the vias (O in mapped host memory: the writes cross PCIe while other
@@ -441,7 +442,7 @@ def recover_export(D, V, T, O):
             O[half, i, j] = D[i, j] if half == 0 else V[i, j]
 
 
-@cuda.jit(SIG_VN, cache=CACHE)
+@lazy_kernel(SIG_VN, cache=CACHE)
 def narrow(V, N):
     """N = V in int16 (half the bytes to copy back), row blockIdx.x. (Written into by the
     recovery itself instead, the recovery ran 3.5 times slower on the H100.)"""
@@ -496,7 +497,7 @@ def lane_cost(W, i, j):
     return 0 if i == j else CAP
 
 
-@cuda.jit(SIG_PACK, cache=CACHE)
+@lazy_kernel(SIG_PACK, cache=CACHE)
 def pack(W, D, V, M):
     """D = W grown and capped, as 16-bit lane pairs (row blockIdx.x); V = -1; M = 0."""
     w = cuda.blockIdx.y * cuda.blockDim.x + cuda.threadIdx.x
@@ -509,7 +510,7 @@ def pack(W, D, V, M):
         V[i, 2 * w + 1] = -1
 
 
-@cuda.jit(SIG_WIDEN, cache=CACHE)
+@lazy_kernel(SIG_WIDEN, cache=CACHE)
 def widen(D, wide, W, M, capped, token):
     """wide = D's lanes as int32 (row blockIdx.x). A lane of the unpadded answer at CAP is a
     pair whose distance is CAP or more, or none: its cell gets W's cost instead (the length of
