@@ -150,7 +150,8 @@ class MoveTugs:
 class AddTugs:
     depot: str
     count: int = 1
-    tugs: tuple[int, ...] = ()   # retired tugs to bring back (undoing a retirement); else new ones
+    tugs: tuple[int, ...] = ()   # retired tugs to bring back (undoing a retirement), or the new
+                                 # ones as an earlier run of the day numbered them; else new ones
 
     @property
     def text(self) -> str:
@@ -160,7 +161,14 @@ class AddTugs:
         a = sim.airport
         f = a.fleets[_fleet(a, self.depot)]
         node = a.index(self.depot)
-        if self.tugs:
+        n = len(sim.tugs)
+        if self.tugs and min(self.tugs) >= n:   # the tugs an earlier day added (a replay): new
+            if self.tugs != tuple(range(n, n + len(self.tugs))):
+                raise EditError(f"tugs {', '.join(str(k + 1) for k in self.tugs)} cannot be "
+                                f"added now: the next new tug is {n + 1}")
+            ids = tuple(sim.add_tug(node, f.capacity, f.speed_mps, f.carts).id
+                        for _ in self.tugs)
+        elif self.tugs:
             ids = _choose_tugs(sim, node, self.count, self.tugs, in_service=False, what=self.depot)
             for k in ids:
                 sim.set_capacity(sim.tugs[k], f.capacity)
