@@ -7,8 +7,9 @@ Each edit is a small frozen dataclass naming nodes by id, with a one-line ``text
 exactly), its inverse (undo), and the all-pairs solves an edit of the road graph ran. The running
 airport is replaced, never changed in place, so whoever holds the original (the window, an
 unedited twin of the day) keeps it. An edited airport saves as an ordinary layout file
-(``save_edited``): closed roads left out, a closed gate kept as a junction (tugs drive past it,
-no flight uses it), each fleet as many tugs as are in service at its depot.
+(``save_edited``, named "... (edited)"): closed roads left out, a closed gate kept as a junction
+(tugs drive past it, no flight uses it), each fleet as many tugs as are in service at its depot.
+The edited *day* replays from a scenario file (``engine.sim.scenario_file``), not from it.
 """
 
 from __future__ import annotations
@@ -324,15 +325,25 @@ def edited_layout(sim: Simulation) -> Airport:
     return replace(a, fleets=fleets)
 
 
+EDITED = " (edited)"
+
+
 def save_edited(layout: Airport, path, history: list[str]) -> Airport:
-    """Write ``layout`` (from ``edited_layout``) to ``path`` as a layout file whose description
-    lists the edits in ``history``, leaving out fleets with no tug; checked as the file will be
-    read (``LayoutError`` naming the problem, nothing written, when the edits leave it invalid,
-    e.g. a gate no tug can reach)."""
-    note = "What-if edits: " + "; ".join(history) + "." if history else ""
+    """Write ``layout`` (from ``edited_layout``) to ``path`` as a layout file named
+    "NAME (edited)", whose description lists the edits in ``history`` and says that its day is
+    not the original's (a closed gate is a junction, so the same seed draws other flights: a
+    scenario file replays the edited day); fleets with no tug left out. Checked as the file will
+    be read (``LayoutError`` naming the problem, nothing written, when the edits leave it
+    invalid, e.g. a gate no tug can reach)."""
+    note = ("What-if edits: " + "; ".join(history) + ". A day generated on this layout is not "
+            "the original's with these edits (closed gates take no flights here, so the same "
+            "seed draws another schedule): a scenario file replays that day."
+            if history else "")
     description = " ".join(x for x in (layout.description, note) if x)
+    name = layout.name if layout.name.endswith(EDITED) else layout.name + EDITED
     fleets = [f for f in layout.fleets if f.count]
-    checked = airport_from_dict(airport_to_dict(replace(layout, description=description,
+    checked = airport_from_dict(airport_to_dict(replace(layout, name=name,
+                                                        description=description,
                                                         fleets=fleets)), source=Path(path))
     save_airport(checked, path)
     return checked
