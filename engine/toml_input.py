@@ -30,6 +30,22 @@ def read_toml(path: Path, error=InputError) -> dict:
         raise error(path, ["the file: nested too deeply to read"]) from None
 
 
+def top_tables(data: dict, names: tuple[str, ...], expected: str, p: list,
+               also: tuple[str, ...] = ()) -> list[dict]:
+    """The tables ``names`` of a document (empty where absent), each problem to ``p``: a key
+    that is none of them nor of ``also`` (checked by the caller), or one that is not a table."""
+    for key in sorted(set(data) - set(names) - set(also)):
+        p.append(f"top level: unknown table or key {key!r} (expected {expected})")
+    out = []
+    for name in names:
+        table = data.get(name, {})
+        if not isinstance(table, dict):
+            p.append(f"top level: {name!r} must be a table [{name}]")
+            table = {}
+        out.append(table)
+    return out
+
+
 def layout_path(value: str, toml_path: Path) -> Path:
     """A bundled airport's file, else ``value`` as a path relative to the TOML file's folder."""
     bundled = bundled_airports()

@@ -133,3 +133,28 @@ def test_zero_tugs_is_refused_everywhere(regional, tmp_path, capsys):
         capsys.readouterr().err
     with pytest.raises(ValueError, match="at least 1 tug"):
         Simulation(regional, SimConfig(hours=1, tugs=0))
+
+
+def test_the_schedule_comes_from_its_parameters_or_a_flights_file(regional, tmp_path):
+    path = tmp_path / "s.toml"
+    path.write_text('[scenario]\nlayout = "regional"\nhours = 6\n[schedule]\nbanks = 1\n')
+    one_wave = load_scenario(path).simulation()
+    assert one_wave.config.params.banks == 1 and one_wave.config.params.checkin_mean == 100
+    assert 0 < len(one_wave.schedule.flights) < len(Simulation(regional, SimConfig(hours=6))
+                                                    .schedule.flights)
+    (tmp_path / "day.csv").write_text("flight,gate,arrival,departure\nX1,G3,0:30,1:40\n")
+    path.write_text('[scenario]\nlayout = "regional"\nhours = 3\nflights = "day.csv"\n')
+    scenario = load_scenario(path)
+    assert [(f.id, f.arrival) for f in scenario.simulation().schedule.flights] == [("X1", 1800.0)]
+    saved = save_scenario(tmp_path / "again.toml", "regional", scenario.config,
+                          flights_file=tmp_path / "day.csv")
+    assert saved.flights_file == "day.csv" and saved.config.flights == scenario.config.flights
+    with pytest.raises(ValueError, match="pass it as flights_file"):
+        save_scenario(tmp_path / "no.toml", "regional", scenario.config)
+    path.write_text('[scenario]\nlayout = "regional"\nflights = "day.csv"\n[schedule]\nbanks = -1'
+                    '\n[extra]\n')
+    with pytest.raises(ScenarioError) as err:
+        load_scenario(path)
+    assert err.value.problems == [
+        "top level: unknown table or key 'extra' (expected [scenario], [schedule] and [[edits]])",
+        "[schedule]: banks must be a whole number from 0 to 1000, got -1"]

@@ -38,7 +38,8 @@ from ..airport.layout import Airport
 from ..airport.layout_io import (SCHEDULE_KEYS, AIRPORTS_DIR, MAX_TUGS, LayoutError,
                                  load_airport, schedule_from_dict)
 from ..input_error import InputError, shown
-from ..toml_input import is_int, is_number, is_text, layout_path, read_toml, tomllib
+from ..toml_input import (is_int, is_number, is_text, layout_path, read_toml, tomllib,
+                          top_tables)
 from .dispatch import POLICIES, RecomputePolicy
 from .edit_io import EditPlan, TimedEdit, edit_from_dict, edit_to_dict
 from .edits import Applied
@@ -86,13 +87,8 @@ def load_scenario(path) -> DayScenario:
 
 def scenario_from_dict(data: dict, path: Path) -> DayScenario:
     p: list[str] = []
-    for key in sorted(set(data) - {"scenario", "schedule", "edits"}):
-        p.append(f"top level: unknown table or key {key!r} (expected [scenario], [schedule], "
-                 "[[edits]])")
-    s = data.get("scenario", {})
-    if not isinstance(s, dict):
-        p.append("top level: 'scenario' must be a table [scenario]")
-        s = {}
+    s = top_tables(data, ("scenario",), "[scenario], [schedule] and [[edits]]", p,
+                   also=("schedule", "edits"))[0]
     for key in sorted(set(s) - set(_KEYS)):
         p.append(f"[scenario]: unknown key {key!r} (known: {', '.join(_KEYS)})")
 

@@ -37,7 +37,7 @@ from ..sim.dispatch import POLICIES
 from ..sim.edit_io import TimedEdit, edit_from_dict
 from ..sim.scenario_file import ScenarioError, load_scenario
 from ..toml_input import is_int as _is_int, is_number as _is_number, is_text as _is_text
-from ..toml_input import layout_path, read_toml
+from ..toml_input import layout_path, read_toml, top_tables
 
 FACTORS = ("layout", "fleet", "policy", "load", "hours", "edits")
 DEFAULTS = {"fleet": None, "policy": "shortest-path", "load": 1.0, "hours": 24.0, "edits": "none"}
@@ -99,11 +99,8 @@ def load_sweep(path) -> Sweep:
 
 def sweep_from_dict(data: dict, path: Path) -> Sweep:
     p: list[str] = []
-    for key in sorted(set(data) - {"sweep", "factors", "edits"}):
-        p.append(f"top level: unknown table or key {key!r} (expected [sweep], [factors] and "
-                 "[[edits.NAME]])")
-    settings = _table(data, "sweep", p)
-    factors = _table(data, "factors", p)
+    settings, factors = top_tables(data, ("sweep", "factors"),
+                                   "[sweep], [factors] and [[edits.NAME]]", p, also=("edits",))
     for key in sorted(set(settings) - _SWEEP_KEYS):
         p.append(f"[sweep]: unknown key {key!r} (known: {', '.join(sorted(_SWEEP_KEYS))})")
     for key in sorted(set(factors) - set(FACTORS)):
@@ -174,14 +171,6 @@ def _edit_sets(raw, p: list) -> dict[str, tuple[TimedEdit, ...]]:
                  for i, item in enumerate(items, start=1)]
         sets[name] = tuple(e for e in found if e is not None)
     return sets
-
-
-def _table(data: dict, name: str, p: list) -> dict:
-    table = data.get(name, {})
-    if not isinstance(table, dict):
-        p.append(f"top level: {name!r} must be a table [{name}]")
-        return {}
-    return table
 
 
 def _seeds(raw, p: list) -> list[int]:
