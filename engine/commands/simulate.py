@@ -55,6 +55,9 @@ def add_arguments(p) -> None:
                    help="CSV schedule (flight, gate, arrival, departure) instead of a generated one")
     p.add_argument("--out", default=None,
                    help="KPI file (.json; a .csv beside it); default kpis-AIRPORT-POLICY-seedS.json")
+    p.add_argument("--no-timings", action="store_true",
+                   help="leave wall-clock figures (and which variant ran) out of the KPI files, "
+                        "so every run of the same day writes the same bytes")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
@@ -100,7 +103,8 @@ def run(args) -> int:
     summary["wall_s"] = round(time.perf_counter() - started, 3)
     stem = Path(args.airport).stem
     out = Path(args.out or f"kpis-{stem}-{sim.dispatcher.name}-seed{sim.config.seed}.json")
-    json_path, csv_path = kpi.write(summary, sim.series, out)
+    json_path, csv_path = kpi.write(kpi.deterministic(summary) if args.no_timings else summary,
+                                    sim.series, out)
     s = summary["bags_by_state"]
     print(f"{airport.name}: {summary['policy']}, {summary['tugs']} tugs, "
           f"{summary['flights']} flights, {summary['bags_created']} bags "

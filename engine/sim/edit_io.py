@@ -105,43 +105,48 @@ def edit_from_dict(raw, item: str, problems: list[str]) -> TimedEdit | None:
     return TimedEdit(t, cls(**kwargs))
 
 
+# what a key of each annotated type may hold, and how a message says so
+_CHECKS = {"str": (is_text, "a node id"), "str | None": (is_text, "a node id"),
+           "int": (lambda v: is_int(v) and v >= 1, "a whole number >= 1"),
+           "float": (lambda v: is_number(v) and v > 0, "a number > 0"),
+           "bool": (lambda v: isinstance(v, bool), "true or false"),
+           "length": (lambda v: is_number(v) and v >= 0, "a number >= 0"),
+           "index": (is_int, "a whole number (-1: at the end)"),
+           "tuple[int, ...]": (lambda v: isinstance(v, list) and all(is_int(x) and x >= 0
+                                                                     for x in v),
+                               "a list of tug numbers (from 0)")}
+# reopen-road's table: the road's keys, flattened (type, required), then its place in the list
+_OPEN_ROAD_KEYS = {"a": ("str", True), "b": ("str", True), "length_m": ("length", True),
+                   "seconds": ("float", True), "one_way": ("bool", False),
+                   "index": ("index", False)}
+
+
 def _fields(cls, raw: dict, item: str, problems: list[str]) -> dict:
     """The dataclass fields of ``cls`` from ``raw``, each checked against its annotation."""
-    specs = {f.name: f for f in fields(cls)}
-    if cls is OpenRoad:   # a road's keys, flattened into the edit's table
-        specs = {**{k: None for k in _ROAD_KEYS}, "index": specs["index"]}
+    if cls is OpenRoad:
+        specs = _OPEN_ROAD_KEYS
+    else:
+        specs = {f.name: (str(f.type), f.default is MISSING and f.default_factory is MISSING)
+                 for f in fields(cls)}
+    before = len(problems)
     for key in sorted(set(raw) - set(specs)):
         problems.append(f"{item}: unknown key {key!r} (known: at, do, {', '.join(specs)})")
     out = {}
-    for key, spec in specs.items():
-        kind = _ROAD_KINDS[key] if spec is None else str(spec.type)
-        required = (key != "one_way" if spec is None
-                    else spec.default is MISSING and spec.default_factory is MISSING)
+    for key, (kind, required) in specs.items():
         if key not in raw:
             if required:
                 problems.append(f"{item}: missing {key!r}")
             continue
-        value = raw[key]
-        ok = {"str": is_text, "str | None": is_text, "int": lambda v: is_int(v) and v >= 1,
-              "float": lambda v: is_number(v) and v > 0, "bool": lambda v: isinstance(v, bool),
-              "length": lambda v: is_number(v) and v >= 0, "index": is_int,
-              "tuple[int, ...]": lambda v: isinstance(v, list) and all(
-                  is_int(x) and x >= 0 for x in v)}[kind if key != "index" else "index"]
-        if not ok(value):
-            problems.append(f"{item}: {key} = {shown(value)} is not {_EXPECTED[kind]}")
+        ok, expected = _CHECKS[kind]
+        if not ok(raw[key]):
+            problems.append(f"{item}: {key} = {shown(raw[key])} is not {expected}")
             continue
-        out[key] = tuple(value) if isinstance(value, list) else value
-    if cls is OpenRoad and not any(p.startswith(item) for p in problems):
+        out[key] = tuple(raw[key]) if isinstance(raw[key], list) else raw[key]
+    if cls is OpenRoad and len(problems) == before:
         road = Road(out["a"], out["b"], float(out["length_m"]), float(out["seconds"]),
                     out.get("one_way", False))
         out = {"road": road, **({"index": out["index"]} if "index" in out else {})}
     return out
-
-
-_ROAD_KINDS = {"a": "str", "b": "str", "length_m": "length", "seconds": "float", "one_way": "bool"}
-_EXPECTED = {"str": "a node id", "str | None": "a node id", "int": "a whole number >= 1",
-             "float": "a number > 0", "bool": "true or false", "length": "a number >= 0",
-             "index": "a whole number", "tuple[int, ...]": "a list of tug numbers (from 0)"}
 
 
 @dataclass
