@@ -9,7 +9,7 @@ from engine.airport.layout_io import bundled_airports, load_airport
 from engine.sim import SimConfig, Simulation, kpi
 from engine.sim.edit_io import EditPlan, TimedEdit, apply_at, edit_from_dict, edit_to_dict
 from engine.sim.edits import (AddTugs, CloseGate, CloseRoad, EditError, MoveTugs, OpenRoad,
-                              RetireTugs, SetSpeed, apply_edit)
+                              RetireTugs, SetPolicy, SetSpeed, apply_edit, fleet_edits)
 from engine.sim.scenario_file import ScenarioError, load_scenario, save_scenario
 from main import main
 
@@ -157,3 +157,28 @@ def test_the_schedule_comes_from_its_parameters_or_a_flights_file(regional, tmp_
     assert err.value.problems == [
         "top level: unknown table or key 'extra' (expected [scenario], [schedule] and [[edits]])",
         "[schedule]: banks must be a whole number from 0 to 1000, got -1"]
+
+
+def test_fleet_and_policy_change_mid_day_as_edits_and_replay(regional, tmp_path):
+    """What the app's Fleet and Dispatch settings can do at once instead of at a restart."""
+    config = SimConfig(hours=2.0, seed=1, variant="cpu-blocked")
+    sim = Simulation(regional, config)
+    sim.run_until(1800.0)
+    assert fleet_edits(sim, 24) == []
+    assert fleet_edits(sim, 20) == [RetireTugs("DEPOT", 4)]
+    changes = fleet_edits(sim, 30)
+    assert changes == [AddTugs("DEPOT", 6)]
+    applied = [apply_edit(sim, e) for e in changes]
+    applied.append(apply_edit(sim, SetPolicy("baseline")))
+    assert applied[-1].inverse == SetPolicy("shortest-path")
+    assert sum(not t.retired for t in sim.tugs) == 30 and sim.dispatcher.name == "baseline"
+    with pytest.raises(EditError, match="unknown dispatch policy 'fastest'"):
+        apply_edit(sim, SetPolicy("fastest"))
+    with pytest.raises(EditError, match="at least 1 tug"):
+        fleet_edits(sim, 0)
+    sim.run_until(sim.end_time, check=True)
+    assert sim.kpis()["policy"] == "baseline"
+    save_scenario(tmp_path / "s.toml", "regional", config, applied)
+    assert 'do = "set-policy"' in (tmp_path / "s.toml").read_text()
+    replayed, _ = load_scenario(tmp_path / "s.toml").replay()
+    same_day(sim, replayed)

@@ -21,12 +21,13 @@ from ..airport.layout import Road
 from ..input_error import shown
 from ..toml_input import is_int, is_number, is_text
 from .edits import (AddTugs, Applied, CloseGate, CloseRoad, Edit, EditError, MoveTugs, OpenGate,
-                    OpenRoad, RetireTugs, SetCapacity, SetSpeed, apply_edit)
+                    OpenRoad, RetireTugs, SetCapacity, SetPolicy, SetSpeed, apply_edit)
 from .simulation import Simulation
 
 EDIT_NAMES = {"close-road": CloseRoad, "reopen-road": OpenRoad, "close-gate": CloseGate,
               "reopen-gate": OpenGate, "move-tugs": MoveTugs, "add-tugs": AddTugs,
-              "retire-tugs": RetireTugs, "set-speed": SetSpeed, "set-capacity": SetCapacity}
+              "retire-tugs": RetireTugs, "set-speed": SetSpeed, "set-capacity": SetCapacity,
+              "set-policy": SetPolicy}
 _NAME_OF = {cls: name for name, cls in EDIT_NAMES.items()}
 _ROAD_KEYS = ("a", "b", "length_m", "seconds", "one_way")
 MAX_DAY_S = 7 * 24 * 3600.0

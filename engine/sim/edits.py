@@ -1,5 +1,5 @@
 """What-if edits to a running day: close or reopen a road or a gate, move, add or retire tugs,
-change a fleet's speed or capacity.
+change a fleet's speed or capacity, or the dispatch policy.
 
 Each edit is a small frozen dataclass naming nodes by id, with a one-line ``text``.
 ``apply_edit(sim, edit)`` changes the ``Simulation`` from its current time and returns an
@@ -22,7 +22,7 @@ import numpy as np
 
 from ..airport.layout import Airport, Road
 from ..airport.layout_io import airport_from_dict, airport_to_dict, save_airport
-from .dispatch import Recompute
+from .dispatch import Recompute, make_dispatcher
 from .simulation import Simulation
 
 
@@ -250,8 +250,43 @@ class SetCapacity:
         return SetCapacity(self.depot, capacity), SetCapacity(self.depot, old.capacity), []
 
 
+@dataclass(frozen=True)
+class SetPolicy:
+    policy: str
+
+    @property
+    def text(self) -> str:
+        return f"dispatch by {self.policy}"
+
+    def apply(self, sim: Simulation):
+        try:
+            dispatcher = make_dispatcher(self.policy)
+        except ValueError as exc:
+            raise EditError(str(exc)) from None
+        old, sim.dispatcher = sim.dispatcher.name, dispatcher
+        return SetPolicy(self.policy), SetPolicy(old), []
+
+
 Edit = (CloseRoad | OpenRoad | CloseGate | OpenGate | MoveTugs | AddTugs | RetireTugs | SetSpeed
-        | SetCapacity)
+        | SetCapacity | SetPolicy)
+
+
+def fleet_edits(sim: Simulation, total: int) -> list[Edit]:
+    """The edits that bring the tugs in service to ``total``, shared over the fleets as a day of
+    ``SimConfig(tugs=total)`` shares them: new tugs where a fleet has too few, retirements where
+    it has too many (what the app applies when its Fleet setting changes mid-day)."""
+    if total < 1:
+        raise EditError(f"a day needs at least 1 tug, got {total}")
+    fleets, out = sim.airport.fleets, []
+    for i, f in enumerate(fleets):
+        want = total // len(fleets) + (1 if i < total % len(fleets) else 0)
+        node = sim.airport.index(f.depot)
+        have = sum(1 for t in sim.tugs if t.depot == node and not t.retired)
+        if want > have:
+            out.append(AddTugs(f.depot, want - have))
+        elif want < have:
+            out.append(RetireTugs(f.depot, have - want))
+    return out
 
 
 # -- applying ------------------------------------------------------------------------------------
