@@ -39,11 +39,14 @@ def main(argv: list[str] | None = None) -> int:
         p = sub.add_parser(command, help=help_text)
         if command == name:  # import only the command being run: the engine ones need no Qt
             importlib.import_module(module).add_arguments(p)
+            p.add_argument("--all-errors", action="store_true",
+                           help="a bad file: list every problem, not the first and a count")
     args = parser.parse_args(argv)
     try:
         return importlib.import_module(COMMANDS[args.command][0]).run(args) or 0
     except InputError as exc:  # a bad file: "FILE: ITEM: PROBLEM" lines, never a traceback
-        print(exc, file=sys.stderr)
+        print(exc.details() if args.all_errors else
+              exc.brief("--all-errors lists them all"), file=sys.stderr)
         return 2
 
 

@@ -285,6 +285,9 @@ def test_an_edited_layout_saves_as_a_valid_file_that_reads_back(regional, tmp_pa
     assert again.node(g[2].id).kind == "junction" and len(again.gates()) == len(g) - 1
     assert again.fleets[0].count == regional.tugs() + 2 and again.fleets[0].capacity == 24
     assert "What-if edits: close road" in again.description
+    assert again.name == "Regional (edited)" and "a scenario file replays" in again.description
+    assert save_edited(edited_layout(Simulation(again, SimConfig(hours=1))), path, []).name == \
+        "Regional (edited)"                      # saved again: named once
     day_on_it = Simulation(again, SimConfig(hours=2, seed=0, variant="cpu-blocked"))
     day_on_it.run_until(day_on_it.end_time, check=True)
 

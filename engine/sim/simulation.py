@@ -40,7 +40,7 @@ _NO_BAGS = _frozen(np.empty(0, dtype=np.int64))
 class SimConfig:
     hours: float = 24.0
     seed: int = 0
-    tugs: int | None = None           # None: the airport's fleets; else spread over its depots
+    tugs: int | None = None           # None: the airport's fleets; else (>= 1) spread over them
     variant: str = "auto"            # a variant of the route engine's family; auto = fastest here
     route_engine: str = "all-pairs"   # or "from-tugs" (engine.sim.route_engine.ENGINES)
     policy: str = "shortest-path"     # or "baseline"
@@ -72,6 +72,9 @@ class Snapshot:
 
 class Simulation:
     def __init__(self, airport: Airport, config: SimConfig = SimConfig()):
+        if config.tugs is not None and config.tugs < 1:
+            raise ValueError(f"a day needs at least 1 tug, got {config.tugs} (tugs=None: the "
+                             "airport's own fleets)")
         start = time.perf_counter()
         self.airport, self.config = airport, config
         self.t = 0.0
