@@ -190,7 +190,7 @@ b = "A2"
         "[[edits.bad]] #1 (close-road): missing 'a'",
         "[[edits.bad]] #1 (close-road): missing 'b'",
         "[[edits.unused]] #1: do = 'open-gate' is not one of close-road, reopen-road, close-gate, "
-        "reopen-gate, move-tugs, add-tugs, retire-tugs, set-speed, set-capacity",
+        "reopen-gate, move-tugs, add-tugs, retire-tugs, set-speed, set-capacity, set-policy",
         "[factors] edits: 'nope' is neither 'none', a set of this file (bad, unused) nor a "
         "scenario file (.toml)",
         "[factors] edits 'x.toml': the file: does not exist",
