@@ -13,7 +13,7 @@ from PySide6.QtWidgets import (QHBoxLayout, QLabel, QListWidget, QListWidgetItem
                                QPushButton, QSplitter, QVBoxLayout, QWidget)
 
 from engine.airport.analysis import LayoutAnalysis, format_length
-from engine.commands.analyze import report_text
+from engine.airport.analysis_report import report_text
 from engine.mst import variants as mst_variants
 from engine.mst.solve import AUTO, CPU_FALLBACK, GPU_MIN_EDGES
 

@@ -31,7 +31,7 @@ from .bench_window import BenchWindow
 from .live_plots import KpiPlots, TimingPlot
 from .map_view import AirportMapView
 from .route_panel import RoutePanel
-from .route_summary import BAGS, COST_MODES, TIME, RouteSummary, format_duration, summarise
+from engine.airport.route_summary import BAGS, COST_MODES, TIME, RouteSummary, format_duration, summarise
 from .settings import app_settings
 from .sim_panel import SimPanel, format_clock
 from .sim_player import SPEEDS, STEP_S, SimPlayer

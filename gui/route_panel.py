@@ -11,7 +11,7 @@ from PySide6.QtWidgets import (QButtonGroup, QComboBox, QFormLayout, QGroupBox, 
                                QWidget)
 
 from .map_view import FROM_RING, KIND_STYLES, ROUTE, TO_RING
-from .route_summary import BAGS, TIME, RouteSummary, format_cost, format_seconds
+from engine.airport.route_summary import BAGS, TIME, RouteSummary, format_cost, format_seconds
 from .variant_picker import VariantPicker
 
 MUTED = "#5f6b7a"

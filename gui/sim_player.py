@@ -17,7 +17,9 @@ from PySide6.QtCore import QObject, QTimer, Signal
 
 from engine.sim import SimConfig
 
-from .sim_worker import _SPAN, SimThread, StepResult
+from engine.sim.frame import SPAN
+
+from .sim_worker import SimThread, StepResult
 
 FRAME_MS = 16            # animation timer interval (≈ 60 fps; each frame is cheap)
 LOOKAHEAD_WALL_S = 0.3   # keep this much wall time of simulation computed ahead
@@ -182,7 +184,7 @@ class SimPlayer(QObject):
         if not len(slot):
             return None
         k = int(slot[0])
-        times = f.keys[f.lo[k]:f.hi[k] + 1] - k * _SPAN
+        times = f.keys[f.lo[k]:f.hi[k] + 1] - k * SPAN
         return np.asarray(result.snapshot.routes[tug]), times
 
     def result_for(self, tug: int, t: float | None = None):

@@ -17,7 +17,7 @@ from PySide6.QtWidgets import QGraphicsItem
 from engine.sim.tugs import DRIVING, HANDLING, IDLE
 
 from .map_view import MapScatter
-from .sim_worker import _SPAN
+from engine.sim.frame import SPAN
 
 TUG_COLORS = {DRIVING: "#0b7285", HANDLING: "#d6336c", IDLE: "#868e96"}
 TUG_LABELS = {DRIVING: "Tug driving", HANDLING: "Tug loading/unloading", IDLE: "Tug idle"}
@@ -295,7 +295,7 @@ class TugLayer:
                 if len(slot):
                     s = int(slot[0])
                     lo, hi = int(frame.lo[s]), int(frame.hi[s])
-                    self._leg = (np.asarray(path), frame.keys[lo:hi + 1] - s * _SPAN)
+                    self._leg = (np.asarray(path), frame.keys[lo:hi + 1] - s * SPAN)
             p = self.xy[path]
             self.route_casing.setData(p[:, 0], p[:, 1])
             self.route_line.setData(p[:, 0], p[:, 1])

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from engine.airport.layout_io import load_airport
 from gui.live_plots import REDRAW_S, TimingPlot, nice_ceiling
-from gui.sim_worker import Timing
+from engine.sim.race import Timing
 from tests.gui.conftest import SIM_TIMEOUT_MS
 
 ROOT = Path(__file__).resolve().parents[2]
