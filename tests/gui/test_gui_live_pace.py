@@ -95,7 +95,7 @@ def test_frame_rate_command_measures_every_configuration(tmp_path):
 
 
 def test_route_latency_is_measured_from_the_bags_change_to_the_map_painted(qtbot, sim_window):
-    from gui.route_latency import RouteLatency
+    from tools.route_latency import RouteLatency
     from tests.gui.conftest import play_until
     w = sim_window
     latency = RouteLatency(w)
