@@ -28,18 +28,18 @@ from engine.airport.layout_io import LayoutError, bundled_airports, load_airport
 from engine.sim import SimConfig
 
 from .bench_window import BenchWindow
-from .live_plots import KpiPlots, TimingPlot
-from .map_view import AirportMapView
-from .route_panel import RoutePanel
+from .day.live_plots import KpiPlots, TimingPlot
+from .map.map_view import AirportMapView
+from .route.panel import RoutePanel
 from engine.airport.route_summary import BAGS, COST_MODES, TIME, RouteSummary, format_duration, summarise
 from .settings import app_settings
-from .sim_panel import SimPanel, format_clock
-from .sim_player import SPEEDS, STEP_S, SimPlayer
-from .solver_worker import SolverWorker
-from .tug_layer import TugLayer
-from .route_engine_choice import FROM_TUGS, RouteEngineChoice
-from .variant_picker import VariantPicker
-from .whatif import WhatIf
+from .day.panel import SimPanel, format_clock
+from .day.player import SPEEDS, STEP_S, SimPlayer
+from .route.solver_worker import SolverWorker
+from .map.tug_layer import TugLayer
+from .day.route_engine_choice import FROM_TUGS, RouteEngineChoice
+from .route.variant_picker import VariantPicker
+from .whatif.controller import WhatIf
 
 DEFAULT_AIRPORT = "paper-5"
 RECENT_MAX = 8
@@ -198,7 +198,7 @@ class MainWindow(QMainWindow):
 
     def open_layout_analysis(self):
         """Tools ▸ Layout analysis…: minimum service roads and bridges of this airport."""
-        from .layout_analysis_view import LayoutAnalysisWindow
+        from .analysis.view import LayoutAnalysisWindow
         window = LayoutAnalysisWindow(self.airport, parent=self)
         window.show()
         return window
@@ -206,7 +206,7 @@ class MainWindow(QMainWindow):
     def open_sweep(self, path=None):
         """File ▸ Open sweep…: a sweep's results (``python main.py sweep``) in their own window,
         which says why if it cannot read them; None if no file was chosen."""
-        from .sweep_view import SweepWindow  # pandas and Dask's results: only when asked for
+        from .sweep.view import SweepWindow  # pandas and Dask's results: only when asked for
         if path is None:
             path, _ = QFileDialog.getOpenFileName(self, "Open sweep results", "",
                                                   "Sweep tables (runs.parquet runs.csv)")

@@ -14,9 +14,9 @@ from PySide6.QtCore import QRectF, QThreadPool
 from PySide6.QtWidgets import QApplication
 
 from engine.airport import analysis as engine_analysis
-from gui.layout_analysis_view import BRIDGE, TREE, LayoutAnalysisWindow
-from gui.map_view import LAYOUT_BAGS, ROUTE_LEGEND, _clear_of
-from gui.solver_worker import ENGINE_LOCK
+from gui.analysis.view import BRIDGE, TREE, LayoutAnalysisWindow
+from gui.map.map_view import LAYOUT_BAGS, ROUTE_LEGEND, _clear_of
+from gui.route.solver_worker import ENGINE_LOCK
 from tests.gui.conftest import SOLVE_TIMEOUT_MS
 from tests.test_layout_analysis import small_airport
 

@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 
 from engine.airport.layout_io import load_airport
-from gui.live_plots import REDRAW_S, TimingPlot, nice_ceiling
+from gui.day.live_plots import REDRAW_S, TimingPlot, nice_ceiling
 from engine.sim.race import Timing
 from tests.gui.conftest import SIM_TIMEOUT_MS
 
@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def test_status_bar_says_by_how_much_a_slow_simulation_falls_behind(qtbot, make_window, regional,
                                                                      monkeypatch):
-    import gui.sim_worker as sim_worker
+    import gui.day.worker as sim_worker
     real = sim_worker.Simulation
 
     class SlowSimulation(real):

@@ -9,7 +9,7 @@ import pytest
 
 from engine.airport.layout_io import bundled_airports, load_airport
 from engine.sim import SimConfig, Simulation
-from gui.live_plots import TimingPlot
+from gui.day.live_plots import TimingPlot
 from engine.sim.race import RaceJob, RaceRunner, SimActivity, Timing
 
 VARIANTS = ("cpu-linear", "cpu-blocked")

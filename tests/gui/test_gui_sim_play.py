@@ -5,8 +5,8 @@ from PySide6.QtCore import Qt
 
 from engine.sim import SimConfig, Simulation
 from engine.airport.layout_io import load_airport
-from gui.sim_panel import format_clock
-from gui.sim_player import STEP_S
+from gui.day.panel import format_clock
+from gui.day.player import STEP_S
 from engine.sim.frame import tug_frame
 from tests.gui.conftest import SIM_TIMEOUT_MS, play_until
 

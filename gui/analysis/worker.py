@@ -15,7 +15,7 @@ from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
 
 from engine.airport import analysis as engine_analysis
 
-from .solver_worker import ENGINE_LOCK
+from ..route.solver_worker import ENGINE_LOCK
 
 
 class AnalysisRelay(QObject):

@@ -17,10 +17,10 @@ from engine.airport.analysis_report import report_text
 from engine.mst import variants as mst_variants
 from engine.mst.solve import AUTO, CPU_FALLBACK, GPU_MIN_EDGES
 
-from .analysis_worker import AnalysisRunner
-from .map_view import (ONE_WAY_ARROW, ROAD, ROUTE_LEGEND, AirportMapView, MapScatter,
+from .worker import AnalysisRunner
+from ..map.map_view import (ONE_WAY_ARROW, ROAD, ROUTE_LEGEND, AirportMapView, MapScatter,
                        arrow_symbol)
-from .variant_picker import VariantPicker
+from ..route.variant_picker import VariantPicker
 
 TREE = "#343a40"     # dark: the road the layout needs; the light grey rest is what it has beyond
 BRIDGE = "#e8590c"
@@ -256,7 +256,7 @@ class LayoutAnalysisWindow(QWidget):
 
 def screenshot(airport_name: str, path: str) -> None:
     """Save the analysis window of a bundled airport as PNG (the README's picture):
-    ``xvfb-run -a -s "-screen 0 1600x1000x24" python -m gui.layout_analysis_view hub-atl gui/assets/screenshot-layout-analysis.png``."""
+    ``xvfb-run -a -s "-screen 0 1600x1000x24" python -m gui.analysis.view hub-atl gui/assets/screenshot-layout-analysis.png``."""
     from PySide6.QtWidgets import QApplication
 
     from engine.airport.layout_io import load_bundled_or_file

@@ -21,10 +21,10 @@ from PySide6.QtWidgets import QFileDialog, QMenu
 from engine.airport.layout_io import LayoutError
 from engine.sim.edits import CloseGate, CloseRoad, OpenGate, OpenRoad, save_edited
 
-from .sim_panel import format_clock
-from .sim_worker import SimThread
-from .whatif_layer import WhatIfLayer
-from .whatif_panel import WhatIfPanel
+from ..day.panel import format_clock
+from ..day.worker import SimThread
+from ..map.whatif_layer import WhatIfLayer
+from .panel import WhatIfPanel
 
 GATE_CHOICES = 8        # gates offered by name when closing one (the nearest open ones)
 

@@ -2,7 +2,7 @@
 ``python main.py sweep`` wrote, as curves of a KPI against fleet size (mean and 95% confidence
 interval over the seeds, one curve per policy) and a table of every scenario.
 
-    xvfb-run -a -s "-screen 0 1400x900x24" python -m gui.sweep_view sweep-regional shot.png
+    xvfb-run -a -s "-screen 0 1400x900x24" python -m gui.sweep.view sweep-regional shot.png
 """
 
 from __future__ import annotations

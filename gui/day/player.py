@@ -19,7 +19,7 @@ from engine.sim import SimConfig
 
 from engine.sim.frame import SPAN
 
-from .sim_worker import SimThread, StepResult
+from .worker import SimThread, StepResult
 
 FRAME_MS = 16            # animation timer interval (≈ 60 fps; each frame is cheap)
 LOOKAHEAD_WALL_S = 0.3   # keep this much wall time of simulation computed ahead

@@ -31,7 +31,7 @@ from engine.sim.edits import EditError, apply_edit, edited_layout
 from engine.sim.frame import TugFrame, TugInfo, tug_frame, tug_infos
 from engine.sim.race import RaceJob, RaceRunner, SimActivity, Timing
 from engine.sim.route_engine import ALL_PAIRS, variants_of
-from .solver_worker import ENGINE_LOCK
+from ..route.solver_worker import ENGINE_LOCK
 
 SUBSTEP_S = 30.0        # simulated seconds between two looks at the stop flag
 
