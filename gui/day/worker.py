@@ -23,7 +23,7 @@ import traceback
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-from PySide6.QtCore import QCoreApplication, QObject, QThread, Signal, Slot
+from PySide6.QtCore import QObject, Signal, Slot
 
 from engine.gpu_device import simulated
 from engine.sim import SimConfig, Simulation
@@ -31,7 +31,7 @@ from engine.sim.edits import EditError, apply_edit, edited_layout
 from engine.sim.frame import TugFrame, TugInfo, tug_frame, tug_infos
 from engine.sim.race import RaceJob, RaceRunner, SimActivity, Timing
 from engine.sim.route_engine import ALL_PAIRS, variants_of
-from ..route.solver_worker import ENGINE_LOCK
+from ..workers import ENGINE_LOCK, WorkerThread
 
 SUBSTEP_S = 30.0        # simulated seconds between two looks at the stop flag
 
@@ -145,7 +145,7 @@ class SimWorker(QObject):
             self.sim = sim      # (the variant was set with the request: a later pick stands)
             self.race_with = race_variants(config.route_engine)
             self._timings, self._round, self._series_sent = [], 0, 0
-            self._hook(sim)
+            sim.on_recompute = self._recomputed
             facts = {"tugs": len(sim.tugs), "flights": len(sim.schedule.flights),
                      "bags": len(sim.bags.set), "end": sim.end_time,
                      "key_nodes": len(sim.tables.keys.key_nodes),
@@ -174,7 +174,7 @@ class SimWorker(QObject):
             while sim.t < target_t and not sim.finished:
                 if not self.current(generation):
                     return  # stopping or superseded: drop the partial step
-                sim.tables.variant = self.variant
+                sim.set_variant(self.variant)
                 with self._engine():
                     sim.run_until(min(target_t, sim.t + SUBSTEP_S))
             self.stepped.emit(self._result(generation, time.perf_counter() - start))
@@ -197,8 +197,6 @@ class SimWorker(QObject):
         except EditError as exc:
             self.editRefused.emit(generation, str(exc))
             return
-        if "update" not in vars(sim.tables.keys):   # a new road graph: time its recomputes too
-            self._hook(sim)
         self.edited.emit(generation, applied, edited_layout(sim))
         self.stepped.emit(self._result(generation, 0.0))
 
@@ -224,30 +222,22 @@ class SimWorker(QObject):
         return StepResult(generation, sim.snapshot(), tug_frame(sim), tug_infos(sim), timings,
                           series, wall_s, len(sim.tables.keys.key_nodes))
 
-    def _hook(self, sim: Simulation) -> None:
-        """Record every bag-aware recompute (and hand it to the race in race mode)."""
-        keys = sim.tables.keys
-        original = keys.update
-
-        def update(counts, variant):
-            started = time.perf_counter()
-            r = original(counts, variant)
-            self._round += 1
-            n = keys.solved_n
-            self._timings.append(Timing(self._round, sim.t, r.variant, r.seconds, n,
-                                        started=started, note=r.note))
-            if self.race:
-                with self._lock:
-                    generation = self._generation
-                self.races.submit(RaceJob(generation, self._round, sim.t, n, r.variant, r.dist,
-                                          keys.racer(), sim.tables.engine,
-                                          tuple(self.race_with)))
-            return r
-
-        keys.update = update
+    def _recomputed(self, keys, r, started: float) -> None:
+        """``Simulation.on_recompute``: record every bag-aware recompute (and hand it to the race
+        in race mode)."""
+        sim = self.sim
+        self._round += 1
+        n = keys.solved_n
+        self._timings.append(Timing(self._round, sim.t, r.variant, r.seconds, n,
+                                    started=started, note=r.note))
+        if self.race:
+            with self._lock:
+                generation = self._generation
+            self.races.submit(RaceJob(generation, self._round, sim.t, n, r.variant, r.dist,
+                                      keys.racer(), sim.tables.engine, tuple(self.race_with)))
 
 
-class SimThread(QObject):
+class SimThread(WorkerThread):
     """Owns the worker and its QThread; the UI talks to it through these queued signals."""
 
     _load = Signal(int, object, object)
@@ -255,19 +245,10 @@ class SimThread(QObject):
     _edit = Signal(int, object)
 
     def __init__(self, parent: QObject | None = None):
-        super().__init__(parent)
-        self.worker = SimWorker()
-        self.thread = QThread()
-        self.thread.setObjectName("bagroute-sim")
-        self.worker.moveToThread(self.thread)
+        super().__init__(SimWorker(), "bagroute-sim", parent)
         self._load.connect(self.worker.load)
         self._advance.connect(self.worker.advance)
         self._edit.connect(self.worker.apply_edit)
-        self.thread.start()
-        self.closed = False
-        app = QCoreApplication.instance()
-        if app is not None:   # quitting without closing the window must still stop the thread
-            app.aboutToQuit.connect(self.shutdown)
 
     def load(self, generation: int, airport, config: SimConfig) -> None:
         self.worker.set_generation(generation)
@@ -282,12 +263,3 @@ class SimThread(QObject):
         """Queue a what-if edit into the simulation's thread (after any step already asked for)."""
         self.worker.activity.ask()
         self._edit.emit(generation, edit)
-
-    def shutdown(self, msecs: int = 60000) -> bool:
-        """Stop between sub-steps and wait for the thread to end (window closing)."""
-        if self.closed:
-            return True
-        self.closed = True
-        self.worker.stop()
-        self.thread.quit()
-        return self.thread.wait(msecs)
