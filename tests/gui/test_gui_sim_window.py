@@ -206,7 +206,7 @@ def test_simulation_settings_are_remembered(qtbot, settings, regional):
     qtbot.addWidget(second)
     p = second.sim_panel
     assert (p.seed_spin.value(), p.load_spin.value(), p.policy()) == (42, 1.5, "baseline")
-    assert second.player.speed == 300 and second.speed_combo.currentData() == 300
+    assert second.player.speed == 300 and second.day.speed_combo.currentData() == 300
     assert second.player.race and p.race_check.isChecked()
     config = second.sim_config()
     assert (config.seed, config.load, config.policy) == (42, 1.5, "baseline")
