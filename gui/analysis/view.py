@@ -18,8 +18,8 @@ from engine.mst import variants as mst_variants
 from engine.mst.solve import AUTO, CPU_FALLBACK, GPU_MIN_EDGES
 
 from .worker import AnalysisRunner
-from ..map.map_view import (ONE_WAY_ARROW, ROAD, ROUTE_LEGEND, AirportMapView, MapScatter,
-                       arrow_symbol)
+from ..map.map_view import ROUTE_LEGEND, AirportMapView
+from ..map.style import ONE_WAY_ARROW, ROAD, MapScatter, arrow_symbol
 from ..route.variant_picker import VariantPicker
 
 TREE = "#343a40"     # dark: the road the layout needs; the light grey rest is what it has beyond

@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QGraphicsItem
 
 from engine.sim.tugs import DRIVING, HANDLING, IDLE
 
-from .map_view import MapScatter
+from .style import MapScatter
 from engine.sim.frame import SPAN
 
 TUG_COLORS = {DRIVING: "#0b7285", HANDLING: "#d6336c", IDLE: "#868e96"}

@@ -10,7 +10,7 @@ from PySide6.QtWidgets import (QButtonGroup, QComboBox, QFormLayout, QGroupBox, 
                                QLabel, QPushButton, QRadioButton, QSizePolicy, QVBoxLayout,
                                QWidget)
 
-from ..map.map_view import FROM_RING, KIND_STYLES, ROUTE, TO_RING
+from ..map.style import FROM_RING, KIND_STYLES, ROUTE, TO_RING
 from engine.airport.route_summary import BAGS, TIME, RouteSummary, format_cost, format_seconds
 from .variant_picker import VariantPicker
 
