@@ -252,25 +252,3 @@ class LayoutAnalysisWindow(QWidget):
         item.setZValue(5)
         self.map_view.addItem(item)
         self._overlay.append(item)
-
-
-def screenshot(airport_name: str, path: str) -> None:
-    """Save the analysis window of a bundled airport as PNG (the README's picture):
-    ``xvfb-run -a -s "-screen 0 1600x1000x24" python -m gui.analysis.view hub-atl gui/assets/screenshot-layout-analysis.png``."""
-    from PySide6.QtWidgets import QApplication
-
-    from engine.airport.layout_io import load_bundled_or_file
-    app = QApplication.instance() or QApplication([])
-    window = LayoutAnalysisWindow(load_bundled_or_file(airport_name))
-    window.show()
-
-    def save():
-        window.grab().save(path)
-        app.quit()
-    window.analysed.connect(lambda _: QTimer.singleShot(300, save))  # once laid out again
-    app.exec()
-
-
-if __name__ == "__main__":
-    import sys
-    screenshot(*sys.argv[1:3])
