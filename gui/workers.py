@@ -36,7 +36,8 @@ class Task(QRunnable):
     """``work(say)`` on a pool thread inside ``lock``, unless ``wanted()`` is false by then (before
     and after waiting for the lock): skipped work says only ``finished``. ``say(what, payload)``
     sends news on the way. An error becomes ``failed`` (with its traceback printed unless it is a
-    ValueError, the engine's word for bad input), never a dead thread."""
+    ValueError, the engine's word for bad input), never a dead thread. ``lock``: any context
+    manager (``contextlib.nullcontext()`` for work that stays off the Numba CPU variants)."""
 
     def __init__(self, ticket: Any, work: Callable[[Callable], Any], relay: Relay,
                  wanted: Callable[[], bool] = lambda: True, lock=ENGINE_LOCK):
