@@ -99,8 +99,13 @@ class MainWindow(QMainWindow):
         self.day.stepped.connect(self.simStepped)
         self.status.errorShown.connect(self.errorShown)
         self.setAcceptDrops(True)
-        self._restore_settings()
-        self._open_first_airport(airport_path)
+        QApplication.instance().aboutToQuit.connect(self.shutdown_workers)
+        try:
+            self._restore_settings()
+            self._open_first_airport(airport_path)
+        except BaseException:
+            self.shutdown_workers()   # no thread outlives a window that failed to open
+            raise
 
     # -- actions, menus, toolbar -----------------------------------------------------------------
 
@@ -386,9 +391,14 @@ class MainWindow(QMainWindow):
         if self.player.busy:
             self.status.set("Waiting for the simulation step to finish…")
             QApplication.processEvents()
+        self.shutdown_workers()
+        self.status.close()
+        super().closeEvent(event)
+
+    def shutdown_workers(self) -> None:
+        """Stop the simulation threads and the solver pool before their Qt objects go (closing,
+        the application quitting, or a window that failed to open); safe to call again."""
         self.player.shutdown()
         self.whatif.shutdown()
         # A solve still running after this is left to end unseen: closing never waits on it.
         self.solver.shutdown(CLOSE_WAIT_MS)
-        self.status.close()
-        super().closeEvent(event)

@@ -1,6 +1,7 @@
 """Screenshot of the layout analysis window of a bundled airport (README, docs).
 
-    xvfb-run -a -s "-screen 0 1600x1000x24" python -m tools.analysis_screenshot hub-atl shot.png
+    xvfb-run -a -s "-screen 0 1600x1000x24" python -m tools.analysis_screenshot hub-atl \
+        docs/images/screenshot-layout-analysis.png
 """
 
 import sys
@@ -11,8 +12,7 @@ from gui.analysis.view import LayoutAnalysisWindow
 
 
 def screenshot(airport_name: str, path: str) -> None:
-    """Save the analysis window of a bundled airport as PNG (the README's picture):
-    ``xvfb-run -a -s "-screen 0 1600x1000x24" python -m tools.analysis_screenshot hub-atl gui/assets/screenshot-layout-analysis.png``."""
+    """Save the analysis window of a bundled airport as PNG (docs/spanning-trees.md's picture)."""
     from PySide6.QtWidgets import QApplication
 
     from engine.airport.layout_io import load_bundled_or_file

@@ -102,7 +102,8 @@ def format_row(r: dict) -> str:
         return f"{r['speed']:>4}x race {'on ' if r['race'] else 'off'}: failed: {r['error']}"
     return (f"{r['speed']:>4}x race {'on ' if r['race'] else 'off'}: {r['fps']:5.1f} frames/s, "
             f"{r['repaints']:5.1f} repaints/s, worst gap {r['worst_gap_ms']:.0f} ms, "
-            f"UI busy {100 * r['ui_busy']:.0f}% ({r['ui_ms_per_frame']:.1f} ms a frame), achieved {r['achieved']:.0f}x, "
+            f"UI busy {100 * r['ui_busy']:.0f}% ({r['ui_ms_per_frame']:.1f} ms a frame), "
+            f"achieved {r['achieved']:.0f}x, "
             f"lag {r['lag_s']:.0f} sim s ({r['lag_pct']:.0f}%)" + _details(r))
 
 

@@ -1,7 +1,7 @@
 """Screenshot of a what-if edit (README): play a day, close a road, play on, show the compare panel.
 
     xvfb-run -a -s "-screen 0 1600x1000x24" python -m tools.whatif_screenshot \
-        airports/regional.json SORT Wh14 gui/assets/screenshot-whatif.png --at 7200 --until 21600
+        airports/regional.json SORT Wh14 docs/images/screenshot-whatif.png --at 7200 --until 21600
 """
 
 import argparse

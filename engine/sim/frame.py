@@ -28,6 +28,14 @@ class TugFrame:
     lo: np.ndarray               # per driving tug: first index in the flat arrays
     hi: np.ndarray               # per driving tug: last index
 
+    def leg_times(self, tug: int) -> np.ndarray | None:
+        """Arrival times at the nodes of the leg ``tug`` drives, or None when it is not driving."""
+        slot = np.flatnonzero(self.driving == tug)
+        if not len(slot):
+            return None
+        k = int(slot[0])
+        return self.keys[self.lo[k]:self.hi[k] + 1] - k * SPAN
+
     def positions(self, t: float) -> np.ndarray:
         """tugs × 2 positions at simulated time ``t`` (clamped to each leg's ends)."""
         out = self.node_xy.copy()

@@ -1,5 +1,6 @@
-"""Race mode behind the simulation (no Qt: the GUI's day worker drives it): the other variants solve a recompute's problem after the step
-that ran it has been handed over, in the simulation's spare time, one problem at a time.
+"""Race mode behind the simulation: the other variants solve a recompute's problem after the step
+that ran it has been handed over, in the simulation's spare time, one problem at a time (no Qt:
+the GUI's day worker drives it).
 
 The simulation hands each bag-aware recompute over (``submit``) and finishes its step: the step
 reaches the screen without waiting for the race. Between steps the worker gives the race a turn
@@ -18,7 +19,15 @@ from typing import Callable
 
 import numpy as np
 
-from .route_engine import warm_up
+from ..gpu_device import simulated
+from .route_engine import ALL_PAIRS, variants_of, warm_up
+
+
+def race_variants(engine: str = ALL_PAIRS) -> list[str]:
+    """Concrete variants of the route engine's family that can race here. Simulated GPU variants
+    are left out: the CUDA simulator runs each GPU thread as a Python thread, far too slow."""
+    return [v.name for v in variants_of(engine)
+            if v.available and not (v.family == "gpu" and simulated())]
 
 
 @dataclass

@@ -25,22 +25,13 @@ from dataclasses import dataclass, field
 
 from PySide6.QtCore import QObject, Signal, Slot
 
-from engine.gpu_device import simulated
 from engine.sim import SimConfig, Simulation
 from engine.sim.edits import EditError, apply_edit, edited_layout
 from engine.sim.frame import TugFrame, TugInfo, tug_frame, tug_infos
-from engine.sim.race import RaceJob, RaceRunner, SimActivity, Timing
-from engine.sim.route_engine import ALL_PAIRS, variants_of
+from engine.sim.race import RaceJob, RaceRunner, SimActivity, Timing, race_variants
 from ..workers import ENGINE_LOCK, WorkerThread
 
 SUBSTEP_S = 30.0        # simulated seconds between two looks at the stop flag
-
-
-def race_variants(engine: str = ALL_PAIRS) -> list[str]:
-    """Concrete variants of the route engine's family that can race here. Simulated GPU variants
-    are left out: the CUDA simulator runs each GPU thread as a Python thread, far too slow."""
-    return [v.name for v in variants_of(engine)
-            if v.available and not (v.family == "gpu" and simulated())]
 
 
 @dataclass

@@ -6,9 +6,8 @@ import html
 import re
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import (QButtonGroup, QComboBox, QFormLayout, QGroupBox, QHBoxLayout,
-                               QLabel, QPushButton, QRadioButton, QSizePolicy, QVBoxLayout,
-                               QWidget)
+from PySide6.QtWidgets import (QButtonGroup, QComboBox, QFormLayout, QGroupBox, QLabel, QPushButton,
+                               QRadioButton, QSizePolicy, QVBoxLayout, QWidget)
 
 from ..map.style import FROM_RING, KIND_STYLES, ROUTE, TO_RING
 from engine.airport.route_summary import BAGS, TIME, RouteSummary, format_cost, format_seconds

@@ -45,8 +45,9 @@ class ActionRegistry:
         self.window = window
         self._actions: dict[str, QAction] = {}
         self._groups: dict[str, QActionGroup] = {}
-        self._menus: dict[str, QMenu] = {mid: window.menuBar().addMenu(title)
-                                         for mid, title in menus.items()}
+        self._menus: dict[str, QMenu] = {}
+        for menu_id, title in menus.items():
+            self._new_menu(menu_id, title, window.menuBar())
 
     def menu(self, menu_id: str) -> QMenu:
         return self._menus[menu_id]
@@ -59,7 +60,14 @@ class ActionRegistry:
 
     def add_menu(self, menu_id: str, title: str, parent: str) -> QMenu:
         """A sub-menu ``menu_id`` at the end of menu ``parent``."""
-        menu = self._menus[parent].addMenu(title)
+        return self._new_menu(menu_id, title, self._menus[parent])
+
+    def _new_menu(self, menu_id: str, title: str, parent) -> QMenu:
+        """A menu parented to the window, so it lives as long as the window: a menu made by
+        ``addMenu(title)`` is left to the bindings, and PySide6 6.9.3 deleted one when the
+        wrapper of an action pointing at it went."""
+        menu = QMenu(title, self.window)
+        parent.addMenu(menu)
         self._menus[menu_id] = menu
         return menu
 

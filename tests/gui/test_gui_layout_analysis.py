@@ -32,9 +32,7 @@ def drawn_overlay(window) -> dict[str, int]:
 
 def test_tools_menu_opens_the_analysis_of_the_loaded_airport(make_window, regional, qtbot):
     window = make_window(regional)
-    action = next(a for m in window.menuBar().actions() if m.text() == "&Tools"
-                  for a in m.menu().actions() if a.text() == "&Layout analysis…")
-    action.trigger()
+    window.actions.action("tools.layout-analysis").trigger()
     analysis_window = next(w for w in QApplication.topLevelWidgets()
                            if isinstance(w, LayoutAnalysisWindow) and w.isVisible())
     qtbot.addWidget(analysis_window)
