@@ -5,7 +5,7 @@ import numpy as np
 
 from engine.airport.layout_io import bundled_airports, load_airport
 from engine.sim import SimConfig, Simulation
-from engine.sim.frame import tug_frame, tug_infos
+from engine.sim.frame import day_facts, tug_frame, tug_infos
 from engine.sim.tugs import DRIVING
 
 
@@ -28,3 +28,13 @@ def test_a_frame_places_each_driving_tug_on_its_leg_and_gives_its_timetable():
     infos = tug_infos(sim)
     assert [i.id for i in infos] == [t.id for t in sim.tugs]
     assert sum(i.load for i in infos) == sim.snapshot().kpis["on_tug"]
+
+
+def test_the_day_facts_say_what_the_simulation_panel_states():
+    airport = load_airport(bundled_airports()["regional"])
+    sim = Simulation(airport, SimConfig(hours=2, seed=0, variant="cpu-blocked", tugs=6))
+    facts = day_facts(sim)
+    assert facts["tugs"] == 6 and facts["end"] == 7200.0
+    assert facts["bags"] == len(sim.bags.set) and facts["flights"] == len(sim.schedule.flights)
+    assert facts["route_engine"] == "all-pairs"
+    assert facts["key_nodes"] == len(sim.tables.keys.key_nodes) < len(airport.nodes)

@@ -1,6 +1,7 @@
 """What the map shows of the day at an instant: every tug's leg with its timetable (``TugFrame``,
-so a view can place a tug on its road at any moment near the frame's time) and what a side panel
-says about each tug (``TugInfo``). No Qt: the GUI draws these, tests and tools read them."""
+so a view can place a tug on its road at any moment near the frame's time), what a side panel
+says about each tug (``TugInfo``) and about the day (``day_facts``). No Qt: the GUI draws these,
+tests and tools read them."""
 
 from __future__ import annotations
 
@@ -102,3 +103,12 @@ def tug_infos(sim: Simulation) -> list[TugInfo]:
                            int(bags.on_tug[tug.id]), int(tug.capacity), pickups, dests,
                            int(tug.depot)))
     return out
+
+
+def day_facts(sim: Simulation) -> dict:
+    """The day in numbers, as the Simulation panel states it: tugs, flights, bags, its end, the
+    key nodes the dispatcher's all-pairs runs on, the route engine and the recompute policy."""
+    return {"tugs": len(sim.tugs), "flights": len(sim.schedule.flights),
+            "bags": len(sim.bags.set), "end": sim.end_time,
+            "key_nodes": len(sim.tables.keys.key_nodes), "route_engine": sim.tables.engine,
+            "recompute": str(sim.tables.policy)}

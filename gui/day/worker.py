@@ -27,7 +27,7 @@ from PySide6.QtCore import QObject, Signal, Slot
 
 from engine.sim import SimConfig, Simulation
 from engine.sim.edits import EditError, apply_edit, edited_layout
-from engine.sim.frame import TugFrame, TugInfo, tug_frame, tug_infos
+from engine.sim.frame import TugFrame, TugInfo, day_facts, tug_frame, tug_infos
 from engine.sim.race import RaceJob, RaceRunner, SimActivity, Timing, race_variants
 from ..workers import ENGINE_LOCK, WorkerThread
 
@@ -137,12 +137,7 @@ class SimWorker(QObject):
             self.race_with = race_variants(config.route_engine)
             self._timings, self._round, self._series_sent = [], 0, 0
             sim.on_recompute = self._recomputed
-            facts = {"tugs": len(sim.tugs), "flights": len(sim.schedule.flights),
-                     "bags": len(sim.bags.set), "end": sim.end_time,
-                     "key_nodes": len(sim.tables.keys.key_nodes),
-                     "route_engine": sim.tables.engine,
-                     "recompute": str(sim.tables.policy),
-                     "build_s": time.perf_counter() - start}
+            facts = {**day_facts(sim), "build_s": time.perf_counter() - start}
             if not self.current(generation):
                 return
             self.loaded.emit(generation, facts)
