@@ -14,7 +14,7 @@ import sys
 
 from engine.input_error import InputError
 
-# sub-command name -> module in engine.commands (or gui) providing add_arguments(parser) and run(args)
+# sub-command name -> module (engine.commands, gui or tools) providing add_arguments(parser) and run(args)
 COMMANDS = {
     "app": ("gui.commands", "open the desktop app (the default)"),
     "bench": ("engine.commands.bench", "benchmark the variants of a problem (default: Floyd–Warshall)"),
@@ -22,8 +22,8 @@ COMMANDS = {
     "simulate": ("engine.commands.simulate", "run a simulated day headless and write KPIs"),
     "sweep": ("engine.commands.sweep", "run scenario × seed days on Dask; table, summary, plot"),
     "analyze": ("engine.commands.analyze", "layout analysis: minimum service roads and bridges"),
-    "frame-rate": ("gui.frame_rate", "measure the live day's frames/s and lag per speed"),
-    "soak": ("gui.soak", "play days on end at top speed; memory, threads, frame time per hour"),
+    "frame-rate": ("tools.frame_rate", "measure the live day's frames/s and lag per speed"),
+    "soak": ("tools.soak", "play days on end at top speed; memory, threads, frame time per hour"),
 }
 
 
