@@ -14,7 +14,7 @@ import sys
 
 from engine.input_error import InputError
 
-# sub-command name -> module in engine.commands (or gui) providing add_arguments(parser) and run(args)
+# sub-command name -> module (engine.commands, gui or tools) providing add_arguments(parser) and run(args)
 COMMANDS = {
     "app": ("gui.commands", "open the desktop app (the default)"),
     "bench": ("engine.commands.bench", "benchmark the variants of a problem (default: Floyd–Warshall)"),
@@ -22,8 +22,8 @@ COMMANDS = {
     "simulate": ("engine.commands.simulate", "run a simulated day headless and write KPIs"),
     "sweep": ("engine.commands.sweep", "run scenario × seed days on Dask; table, summary, plot"),
     "analyze": ("engine.commands.analyze", "layout analysis: minimum service roads and bridges"),
-    "frame-rate": ("gui.frame_rate", "measure the live day's frames/s and lag per speed"),
-    "soak": ("gui.soak", "play days on end at top speed; memory, threads, frame time per hour"),
+    "frame-rate": ("tools.frame_rate", "measure the live day's frames/s and lag per speed"),
+    "soak": ("tools.soak", "play days on end at top speed; memory, threads, frame time per hour"),
 }
 
 
@@ -39,11 +39,14 @@ def main(argv: list[str] | None = None) -> int:
         p = sub.add_parser(command, help=help_text)
         if command == name:  # import only the command being run: the engine ones need no Qt
             importlib.import_module(module).add_arguments(p)
+            p.add_argument("--all-errors", action="store_true",
+                           help="a bad file: list every problem, not the first and a count")
     args = parser.parse_args(argv)
     try:
         return importlib.import_module(COMMANDS[args.command][0]).run(args) or 0
     except InputError as exc:  # a bad file: "FILE: ITEM: PROBLEM" lines, never a traceback
-        print(exc, file=sys.stderr)
+        print(exc.details() if args.all_errors else
+              exc.brief("--all-errors lists them all"), file=sys.stderr)
         return 2
 
 

@@ -137,7 +137,7 @@ def run(args) -> int:
         import time
         player = window.player
         start_frames, start = player.frames, time.perf_counter()
-        from .frame_rate import paint_counter
+        from tools.frame_rate import paint_counter
         counter = paint_counter(window)
         window.map_view.viewport().installEventFilter(counter)
 

@@ -73,7 +73,7 @@ def test_lengths_read_in_metres_below_a_kilometre_and_in_km_from_one():
 
 
 def test_report_names_bridge_ends_and_cut_off_nodes_by_name_with_their_ids():
-    from engine.commands.analyze import report_text
+    from engine.airport.analysis_report import report_text
     names = {n.id: n.name for n in small_airport().nodes} | {"G2": "Gate 2", "G3": "Gate 3"}
     text = report_text(analyze_layout(small_airport()), names)
     assert "Gate 2 (G2)–J (50 m): cuts off Gate 3 (G3) (2 nodes on that side)" in text

@@ -285,6 +285,9 @@ def test_an_edited_layout_saves_as_a_valid_file_that_reads_back(regional, tmp_pa
     assert again.node(g[2].id).kind == "junction" and len(again.gates()) == len(g) - 1
     assert again.fleets[0].count == regional.tugs() + 2 and again.fleets[0].capacity == 24
     assert "What-if edits: close road" in again.description
+    assert again.name == "Regional (edited)" and "a scenario file replays" in again.description
+    assert save_edited(edited_layout(Simulation(again, SimConfig(hours=1))), path, []).name == \
+        "Regional (edited)"                      # saved again: named once
     day_on_it = Simulation(again, SimConfig(hours=2, seed=0, variant="cpu-blocked"))
     day_on_it.run_until(day_on_it.end_time, check=True)
 
@@ -300,3 +303,18 @@ def test_saving_refuses_an_edit_that_leaves_a_gate_unreachable(tmp_path):
         save_edited(edited_layout(sim), path, ["cut A5 off"])
     assert not path.exists()
     sim.run_until(sim.end_time, check=True)      # the day runs on without A5
+
+
+def test_the_day_reports_every_bag_aware_recompute_also_after_a_road_edit(regional):
+    sim = Simulation(regional, SimConfig(hours=8, seed=0, variant="cpu-blocked"))
+    heard = []
+    sim.on_recompute = lambda keys, r, started: heard.append((sim.t, r.variant, keys.solved_n))
+    sim.run_until(3600.0)
+    r = regional.roads[0]
+    apply_edit(sim, CloseRoad(r.a, r.b))          # new route tables: still reported
+    sim.set_variant("cpu-linear")
+    sim.run_until(7200.0)
+    bag_aware = [(rc.t, rc.variant) for rc in sim.tables.log if rc.kind == "bag-aware"]
+    assert [(t, v) for t, v, _ in heard] == bag_aware
+    assert {v for t, v, _ in heard if t > 3600.0} == {"cpu-linear"}
+    assert all(n == len(sim.tables.keys.key_nodes) for _, _, n in heard)

@@ -53,8 +53,9 @@ def test_sweep_writes_table_summary_and_plot_and_a_rerun_gives_the_same_table(cl
     runs = pd.read_csv(a / "runs.csv")
     assert len(runs) == 8 and runs["run"].tolist() == list(range(8))
     assert set(runs["fleet"]) == {1, 2} and set(runs["policy"]) == {"shortest-path", "baseline"}
-    assert (runs["bags_created"] == runs[["bags_waiting", "bags_on_tug", "bags_delivered",
-                                          "bags_misconnected"]].sum(axis=1)).all()
+    assert (runs["bags_created"] == runs[["bags_waiting", "bags_on_tug", "delivered_on_time",
+                                          "misconnected"]].sum(axis=1)).all()
+    assert not {"bags_delivered", "bags_misconnected"} & set(runs.columns)   # no column twice
     pd.testing.assert_frame_equal(pd.read_parquet(a / "runs.parquet"), runs)
     summary = pd.read_csv(a / "summary.csv")
     assert summary["runs"].tolist() == [2, 2, 2, 2]
@@ -129,3 +130,27 @@ def test_a_swallowed_ctrl_c_still_stops_the_sweep_after_the_next_day(client, tmp
     outcome = run_sweep(client, sweep, on_result=swallowed_ctrl_c)
     assert outcome.interrupted and 2 <= len(outcome.rows) < 48
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # put back
+
+
+def test_the_shipped_edits_sweep_runs_its_edits_factor_from_a_fresh_clone(client, tmp_path,
+                                                                          capsys):
+    """airports/sweep-regional-edits.toml: the bag hall's road closed for the morning wave
+    against the same days without, as a factor; the closure's days apply both edits."""
+    path = ROOT / "airports" / "sweep-regional-edits.toml"
+    sweep = load_sweep(path)
+    assert [len(sweep.edit_sets[s.edits]) for s in sweep.scenarios] == [0, 2, 0, 2]
+    assert main(["sweep", str(path), "--scheduler", client.scheduler.address, "--quiet",
+                 "--seeds", "2", "--out", str(tmp_path / "e")]) == 0
+    runs = pd.read_csv(tmp_path / "e" / "runs.csv")
+    assert runs.groupby(["edits", "fleet"]).size().to_dict() == {
+        ("bag-hall-road-closed", 8): 2, ("bag-hall-road-closed", 16): 2, ("none", 8): 2,
+        ("none", 16): 2}
+    assert runs["bags_add_up"].all()
+    # the same seed and fleet with and without the closure: the same flights, other days
+    closed = runs[runs["edits"] != "none"].set_index(["fleet", "seed"])
+    open_ = runs[runs["edits"] == "none"].set_index(["fleet", "seed"])
+    assert (closed["flights"] == open_["flights"]).all()
+    assert (closed["tug_distance_km"] != open_["tug_distance_km"]).any()
+    summary = pd.read_csv(tmp_path / "e" / "summary.csv")
+    assert (summary["mbr_per_1000_lo"] >= 0).all()
+    assert "edits bag-hall-road-closed: MBR" in capsys.readouterr().out

@@ -67,12 +67,12 @@ fleet = [2, 0, "many"]
 policy = "fastest"
 load = []
 hours = 400
-edits = ["close A1"]
+gates = ["A1"]
 """)
     text = "\n".join(found)
     assert "[sweep]: unknown key 'speed'" in text
     assert "seed -2 is not a whole number" in text
-    assert "[factors]: unknown factor 'edits'" in text
+    assert "[factors]: unknown factor 'gates'" in text
     assert "[factors] fleet item 2: 0 is not a whole number from 1 to 10,000" in text
     assert "[factors] fleet item 3: 'many' is not a whole number from 1 to 10,000" in text
     assert "[factors] policy: 'fastest' is not one of baseline, shortest-path" in text
@@ -84,7 +84,7 @@ def test_missing_seeds_and_layout_and_malformed_toml(tmp_path):
     text = "\n".join(problems(tmp_path, "[factors]\nfleet = 2\n"))
     assert "missing 'seeds'" in text and "missing 'layout'" in text
     assert "malformed TOML" in problems(tmp_path, "[sweep\nseeds = 2")[0]
-    with pytest.raises(SweepError, match="the file: cannot be read"):
+    with pytest.raises(SweepError, match="absent.toml: the file: does not exist"):
         load_sweep(tmp_path / "absent.toml")
 
 
@@ -103,6 +103,13 @@ def test_the_command_reports_a_bad_file_with_status_2_and_no_traceback(tmp_path,
     assert not (tmp_path / "sweep-s").exists()
 
 
+def test_the_results_folder_is_named_once_after_the_sweep_file():
+    from pathlib import Path
+    from engine.commands.sweep import default_out
+    assert default_out(Path("airports/sweep-regional.toml")) == "sweep-regional"
+    assert default_out(Path("x/hub.toml")) == "sweep-hub"
+
+
 def test_a_day_is_pure_and_does_not_depend_on_the_variant(tmp_path):
     sweep = load_sweep(write(tmp_path, GOOD))
     run = sweep.runs()[3]
@@ -113,7 +120,8 @@ def test_a_day_is_pure_and_does_not_depend_on_the_variant(tmp_path):
     assert first == again == blocked
     assert (first["run"], first["fleet"], first["policy"], first["seed"]) == (3, 1, "baseline", 9)
     assert first["bags_created"] == (first["bags_waiting"] + first["bags_on_tug"]
-                                     + first["bags_delivered"] + first["bags_misconnected"]) > 0
+                                     + first["delivered_on_time"] + first["misconnected"]) > 0
+    assert "bags_delivered" not in first and "bags_misconnected" not in first
     assert first["mbr_per_1000"] == round(1000 * first["misconnected"] / first["bags_created"], 3)
 
 
@@ -126,7 +134,8 @@ def test_ci95_is_the_student_t_interval_of_the_mean():
 
 def test_summary_groups_the_seeds_of_each_scenario_and_curves_follow_fleet_order():
     rows = [{"run": i, "scenario": s, "layout": "x", "fleet": f, "policy": p, "load": 1.0,
-             "hours": 2.0, "seed": seed, "mbr_per_1000": m, "bags_add_up": True}
+             "hours": 2.0, "edits": "none", "seed": seed, "mbr_per_1000": m,
+             "bags_add_up": True}
             for i, (s, f, p, seed, m) in enumerate([
                 (0, 4, "a", 0, 10.0), (0, 4, "a", 1, 20.0), (1, 2, "a", 0, 50.0),
                 (1, 2, "a", 1, 70.0), (2, 2, "b", 0, 90.0), (2, 2, "b", 1, 90.0)])]
@@ -140,3 +149,66 @@ def test_summary_groups_the_seeds_of_each_scenario_and_curves_follow_fleet_order
     curves = {c.label: c for c in mbr_curves(s)}
     assert curves["a"].fleet.tolist() == [2, 4] and curves["a"].mean.tolist() == [60.0, 15.0]
     assert curves["b"].fleet.tolist() == [2]
+
+
+def test_an_interval_never_leaves_the_values_a_kpi_can_take():
+    """MBR 15.3 ± 18.3 over seeds reads below 0: the interval is clipped to the KPI's bounds
+    (a share also to 1); Student's t half-width stays beside it."""
+    rows = [{"run": i, "scenario": 0, "layout": "x", "fleet": 4, "policy": "a", "load": 1.0,
+             "hours": 2.0, "edits": "none", "seed": i, "mbr_per_1000": m, "tug_utilisation": u}
+            for i, (m, u) in enumerate([(0.0, 0.99), (0.0, 0.97), (46.0, 0.999)])]
+    s = summarise(table(rows)).iloc[0]
+    assert s["mbr_per_1000_mean"] - s["mbr_per_1000_ci95"] < 0
+    assert s["mbr_per_1000_lo"] == 0.0
+    assert s["mbr_per_1000_hi"] == pytest.approx(s["mbr_per_1000_mean"] + s["mbr_per_1000_ci95"])
+    assert s["tug_utilisation_hi"] == 1.0 and 0 < s["tug_utilisation_lo"] < 0.97
+    curve = mbr_curves(summarise(table(rows)))[0]
+    assert curve.lo.tolist() == [0.0]
+
+
+def test_edits_are_a_factor_named_as_sets_none_or_scenario_files(tmp_path):
+    (tmp_path / "day.toml").write_text('[scenario]\nlayout = "regional"\n[[edits]]\n'
+                                       'at = "1:00"\ndo = "add-tugs"\ndepot = "DEPOT"\n')
+    sweep = load_sweep(write(tmp_path, GOOD.replace("layout", 'edits = ["none", "jam", '
+                                                    '"day.toml"]\nlayout') + """
+[[edits.jam]]
+at = 600
+do = "close-road"
+a = "A1"
+b = "A2"
+"""))
+    assert len(sweep.scenarios) == 3 * 2 * 3 and len(sweep.runs()) == 36
+    assert [s.edits for s in sweep.scenarios[:3]] == ["none", "jam", "day.toml"]
+    assert sweep.edit_sets["jam"][0].t == 600.0 and sweep.edit_sets["day.toml"][0].t == 3600.0
+    assert "edits jam" in sweep.scenarios[1].label()
+    found = problems(tmp_path, GOOD.replace("layout", 'edits = ["nope", "x.toml", "bad"]\n'
+                                            'layout') + '[[edits.bad]]\nat = "9:99"\n'
+                                                        'do = "close-road"\n[[edits.unused]]\n'
+                                                        'at = 1\ndo = "open-gate"\n')
+    assert found == [
+        "[[edits.bad]] #1: at: time '9:99': minutes and seconds must be from 0 to 59",
+        "[[edits.bad]] #1 (close-road): missing 'a'",
+        "[[edits.bad]] #1 (close-road): missing 'b'",
+        "[[edits.unused]] #1: do = 'open-gate' is not one of close-road, reopen-road, close-gate, "
+        "reopen-gate, move-tugs, add-tugs, retire-tugs, set-speed, set-capacity, set-policy",
+        "[factors] edits: 'nope' is neither 'none', a set of this file (bad, unused) nor a "
+        "scenario file (.toml)",
+        "[factors] edits 'x.toml': the file: does not exist",
+        "[edits.unused]: defined but not in [factors] edits"]
+
+
+def test_a_damaged_table_names_the_file_the_line_and_the_problem(tmp_path):
+    from engine.sweep.results import ResultsError, read_table
+    bad = tmp_path / "runs.csv"
+    bad.write_text("run,scenario,layout\n0,0,x\n1,0,x,extra,fields\n")
+    with pytest.raises(ResultsError) as err:
+        read_table(bad)
+    assert str(err.value) == (f"{bad}: line 3: 5 fields, the header has 3 (a damaged or "
+                              "hand-edited table?)")
+    bad.write_text("")
+    with pytest.raises(ResultsError, match="runs.csv: the file: empty"):
+        read_table(bad)
+    (tmp_path / "runs.parquet").write_bytes(b"PAR1 cut short")
+    with pytest.raises(ResultsError, match="runs.parquet: the file: cannot be read as a "
+                                           "Parquet table"):
+        read_table(tmp_path / "runs.parquet")

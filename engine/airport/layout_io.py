@@ -82,7 +82,7 @@ def airport_from_dict(data, source="<data>") -> Airport:
     roads = _roads(data.get("roads"), ids, float(default_speed), p)
     fleets = _fleets(data.get("fleets"), ids, p)
     bags = _bags(data.get("bags", {}), ids, p)
-    schedule = _schedule(data.get("schedule", {}), p)
+    schedule = schedule_from_dict(data.get("schedule", {}), p)
     if not p:
         _check_reachability(nodes, roads, fleets, p)
     if not p:
@@ -281,14 +281,15 @@ def _bags(raw, ids, p) -> dict[str, int]:
     return bags
 
 
-def _schedule(raw, p) -> ScheduleParams:
-    """The file's ``schedule`` over the defaults: every value a number of the right range."""
+def schedule_from_dict(raw, p, item: str = "schedule") -> ScheduleParams:
+    """A file's ``schedule`` over the defaults: every value a number of the right range (each
+    problem goes to ``p`` as "ITEM: what is wrong")."""
     if not isinstance(raw, dict):
-        p.append("top level: 'schedule' must be an object {parameter: number}")
+        p.append(f"top level: {item!r} must be an object {{parameter: number}}")
         return ScheduleParams()
     before = len(p)
     for key in sorted(set(raw) - set(SCHEDULE_KEYS)):
-        p.append(f"schedule: unknown parameter {key!r}; expected one of {', '.join(SCHEDULE_KEYS)}")
+        p.append(f"{item}: unknown parameter {key!r}; expected one of {', '.join(SCHEDULE_KEYS)}")
     values = {k: raw[k] for k in SCHEDULE_KEYS if k in raw}
     for key, v in values.items():
         low, high = _SCHEDULE_RANGES.get(key, (0.0, _DAY_S))
@@ -297,15 +298,15 @@ def _schedule(raw, p) -> ScheduleParams:
         if not ok or (whole and not float(v).is_integer()):
             what = "a whole number" if whole else "a number"
             lowest = f"{low:g}" if low or key in _ZERO_OK else f"above {low:g}"
-            p.append(f"schedule: {key} must be {what} from {lowest} to {high:g}, got {shown(v)}")
+            p.append(f"{item}: {key} must be {what} from {lowest} to {high:g}, got {shown(v)}")
     if len(p) > before:
         return ScheduleParams()
     sp = replace(ScheduleParams(), **{k: (int(v) if k == "banks" else float(v))
                                       for k, v in values.items()})
     if sp.max_connection_s <= sp.min_connection_s:
-        p.append("schedule: max_connection_s must be more than min_connection_s")
+        p.append(f"{item}: max_connection_s must be more than min_connection_s")
     if sp.unload_max_s < sp.unload_min_s:
-        p.append("schedule: unload_max_s must be at least unload_min_s")
+        p.append(f"{item}: unload_max_s must be at least unload_min_s")
     return sp
 
 

@@ -12,6 +12,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     check = sub.add_parser("check", help="validate layout files (.json or .graphml); exit status 2 "
                                          "if any is bad, each problem a line on stderr")
     check.add_argument("files", nargs="+", type=Path, metavar="FILE")
+    check.add_argument("--all-errors", action="store_true", default=argparse.SUPPRESS,
+                       help="list every problem of a bad file, not the first and a count")
     gen = sub.add_parser("generate", help="write a synthetic airport (same seed, same file)")
     gen.add_argument("--gates", type=int, required=True, help="number of contact gates (>= 1)")
     gen.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
@@ -20,7 +22,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args) -> int:
-    return _check(args.files) if args.action == "check" else _generate(args)
+    return _check(args.files, args.all_errors) if args.action == "check" else _generate(args)
 
 
 def summary(airport) -> str:
@@ -39,7 +41,7 @@ def load_any(path: Path):
     return load_graphml(path) if path.suffix.lower() == ".graphml" else load_airport(path)
 
 
-def _check(files) -> int:
+def _check(files, all_errors: bool = False) -> int:
     from engine.airport.layout_io import LayoutError
     bad = 0
     for path in files:
@@ -47,7 +49,8 @@ def _check(files) -> int:
             airport = load_any(path)
         except LayoutError as exc:
             bad += 1
-            print(str(exc), file=sys.stderr)
+            print(exc.details() if all_errors else exc.brief("--all-errors lists them all"),
+                  file=sys.stderr)
             continue
         print(f"{path}: OK  {summary(airport)}")
     return 2 if bad else 0

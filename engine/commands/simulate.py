@@ -1,87 +1,118 @@
-"""``python main.py simulate AIRPORT``: a simulated day, headless, KPIs written as JSON and CSV.
+"""``python main.py simulate AIRPORT|SCENARIO.toml``: a simulated day, headless, KPIs written as
+JSON and CSV. A scenario file (docs/scenarios.md) holds the layout, the day and its timed what-if
+edits; options given on the command line override its values.
 
     python main.py simulate regional --hours 6 --seed 1 --policy baseline --out kpis/regional.json
+    python main.py simulate airports/regional-road-closure.toml
 """
 
 from __future__ import annotations
 
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 from ..airport.layout_io import bundled_airports, load_bundled_or_file
 from ..sim import kpi
 from ..sim.dispatch import POLICIES
+from ..sim.edit_io import EditPlan, clock
+from ..sim.edits import EditError
 from ..sim.route_engine import ENGINES
+from ..sim.scenario_file import load_scenario
 from ..sim.schedule import read_flights_csv
 from ..sim.simulation import SimConfig, Simulation
+
+# the day's options; None (not given): the scenario file's value, else SimConfig's default
+DAY_OPTIONS = ("hours", "seed", "tugs", "variant", "route_engine", "policy", "recompute", "load")
 
 
 def add_arguments(p) -> None:
     p.add_argument("airport", help="a bundled airport (" + ", ".join(bundled_airports())
-                   + ") or the path of a layout file")
-    p.add_argument("--hours", type=float, default=24.0, help="length of the day (default 24)")
+                   + "), the path of a layout file, or a scenario file (.toml: layout, day and "
+                   "timed what-if edits, replayed exactly)")
+    p.add_argument("--hours", type=float, default=None, help="length of the day (default 24)")
     p.add_argument("--tugs", type=int, default=None,
-                   help="tugs in all, shared over the depots (default: the airport's fleets)")
-    p.add_argument("--seed", type=int, default=0, help="seed of the flight schedule and bags")
-    p.add_argument("--variant", default="auto",
+                   help="tugs in all (at least 1), shared over the depots (default: the "
+                        "airport's fleets)")
+    p.add_argument("--seed", type=int, default=None, help="seed of the flight schedule and bags "
+                                                          "(default 0)")
+    p.add_argument("--variant", default=None,
                    help="variant of the route engine's family: Floyd–Warshall for all-pairs, SSSP "
                         "for from-tugs (default auto: the fastest here)")
-    p.add_argument("--route-engine", default="all-pairs", choices=list(ENGINES),
+    p.add_argument("--route-engine", default=None, choices=list(ENGINES),
                    help="all-pairs: Floyd–Warshall on key nodes; from-tugs: shortest paths on "
                         "the full road graph from the tugs (the same day, other solve times)")
-    p.add_argument("--policy", default="shortest-path", choices=sorted(POLICIES),
+    p.add_argument("--policy", default=None, choices=sorted(POLICIES),
                    help="dispatcher: the paper's shortest-path one, or the nearest-job baseline")
-    p.add_argument("--recompute", default="auto",
+    p.add_argument("--recompute", default=None,
                    help="bag-aware all-pairs solve: 'change' (every change of the waiting bags), "
                         "N (at most every N simulated seconds) or 'auto' (change up to 100 "
                         "gates/sorts/depots, else 120)")
-    p.add_argument("--load", type=float, default=1.0,
+    p.add_argument("--load", type=float, default=None,
                    help="multiply the bags per flight of the generated day (default 1)")
     p.add_argument("--flights", default=None,
                    help="CSV schedule (flight, gate, arrival, departure) instead of a generated one")
     p.add_argument("--out", default=None,
                    help="KPI file (.json; a .csv beside it); default kpis-AIRPORT-POLICY-seedS.json")
+    p.add_argument("--no-timings", action="store_true",
+                   help="leave wall-clock figures (and which variant ran) out of the KPI files, "
+                        "so every run of the same day writes the same bytes")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
 def run(args) -> int:
-    if not 0 < args.hours <= 24 * 7:
+    if args.hours is not None and not 0 < args.hours <= 24 * 7:
         print(f"simulate: --hours must be more than 0 and at most 168 (a week), got {args.hours:g}",
               file=sys.stderr)
         return 2
-    airport = load_bundled_or_file(args.airport)   # a bad file: main.py prints its problems, exit status 2
-    flights = None
+    if args.tugs is not None and args.tugs < 1:
+        print(f"simulate: --tugs must be at least 1, got {args.tugs} (leave it out for the "
+              "airport's own fleets)", file=sys.stderr)
+        return 2
+    # a bad file: main.py prints its problems, exit status 2
+    if Path(args.airport).suffix.lower() == ".toml":
+        scenario = load_scenario(args.airport)
+        airport, base, plan = scenario.airport, scenario.config, scenario.plan()
+    else:
+        airport, base, plan = load_bundled_or_file(args.airport), SimConfig(), EditPlan([])
+    given = {k: getattr(args, k) for k in DAY_OPTIONS if getattr(args, k) is not None}
     if args.flights:
-        flights = read_flights_csv(args.flights, {n.id: i for i, n in enumerate(airport.nodes)})
+        given["flights"] = read_flights_csv(args.flights,
+                                            {n.id: i for i, n in enumerate(airport.nodes)})
     try:
-        config = SimConfig(hours=args.hours, seed=args.seed, tugs=args.tugs, variant=args.variant,
-                           route_engine=args.route_engine, policy=args.policy, recompute=args.recompute,
-                           flights=flights, load=args.load)
         started = time.perf_counter()
-        sim = Simulation(airport, config)
+        sim = Simulation(airport, replace(base, **given))
     except ValueError as exc:
         print(f"simulate: {exc}", file=sys.stderr)
         return 2
     chunk = 600.0
     while not sim.finished:
-        sim.step(chunk)
+        try:
+            plan.run_until(sim, sim.t + chunk)
+        except EditError as exc:
+            print(f"\nsimulate: {args.airport}: {exc}", file=sys.stderr)
+            return 2
         if not args.quiet:
             _progress(sim, time.perf_counter() - started)
     if not args.quiet:
         print(file=sys.stderr)
     summary = sim.kpis()
+    if plan.applied:
+        summary["edits"] = [{"at": clock(a.t), "edit": a.text} for a in plan.applied]
     summary["wall_s"] = round(time.perf_counter() - started, 3)
     stem = Path(args.airport).stem
-    out = Path(args.out or f"kpis-{stem}-{sim.dispatcher.name}-seed{args.seed}.json")
-    json_path, csv_path = kpi.write(summary, sim.series, out)
+    out = Path(args.out or f"kpis-{stem}-{sim.dispatcher.name}-seed{sim.config.seed}.json")
+    json_path, csv_path = kpi.write(kpi.deterministic(summary) if args.no_timings else summary,
+                                    sim.series, out)
     s = summary["bags_by_state"]
     print(f"{airport.name}: {summary['policy']}, {summary['tugs']} tugs, "
           f"{summary['flights']} flights, {summary['bags_created']} bags "
           f"(delivered {s['delivered']}, misconnected {s['misconnected']}, waiting {s['waiting']}, "
           f"on tugs {s['on_tug']}); MBR {summary['mbr_per_1000']:.2f} per 1,000; "
           f"{summary['recomputes']} bag-aware solves ({', '.join(summary['variants_run'])}); "
-          f"{summary['wall_s']:.1f} s")
+          + (f"{len(plan.applied)} edit(s) applied; " if plan.applied else "")
+          + f"{summary['wall_s']:.1f} s")
     print(f"KPIs: {json_path} and {csv_path}")
     return 0
 

@@ -22,8 +22,8 @@ PLOT = "mbr-vs-fleet.png"
 
 def add_arguments(p) -> None:
     p.add_argument("scenarios", help="scenario file (TOML; see airports/sweep-regional.toml)")
-    p.add_argument("--out", default=None, help="results folder (default: sweep-NAME in the "
-                                                "current folder, NAME the scenario file's)")
+    p.add_argument("--out", default=None, help="results folder (default: the sweep file's name "
+                                                "in the current folder, starting 'sweep-')")
     p.add_argument("--workers", type=int, default=None,
                    help="worker processes of the local cluster (default: one per core)")
     p.add_argument("--scheduler", default=None,
@@ -71,7 +71,7 @@ def _run(args) -> int:
             outcome = run_sweep(client, sweep, runs, on_result=bar.update)
             bar.finish(outcome.interrupted)
             # written before the cluster closes: a second Ctrl-C while it closes loses nothing
-            _write(Path(args.out or f"sweep-{sweep.source.stem}"), sweep, runs, outcome, workers,
+            _write(Path(args.out or default_out(sweep.source)), sweep, runs, outcome, workers,
                    args.scheduler, bar.elapsed())
     except (OSError, TimeoutError) as exc:
         print(f"sweep: cannot reach the Dask cluster {args.scheduler or ''}: {exc}",
@@ -81,6 +81,13 @@ def _run(args) -> int:
         print("sweep: interrupted; the table holds the days that finished", file=sys.stderr)
         return 130
     return 1 if outcome.failures else 0
+
+
+def default_out(scenario_file: Path) -> str:
+    """The results folder in the current folder: sweep-NAME, or NAME when it starts so already
+    (sweep-regional.toml writes sweep-regional/)."""
+    stem = scenario_file.stem
+    return stem if stem.startswith("sweep-") else f"sweep-{stem}"
 
 
 def _write(out: Path, sweep, runs, outcome, workers: int, scheduler: str | None,
@@ -116,10 +123,11 @@ def _write(out: Path, sweep, runs, outcome, workers: int, scheduler: str | None,
 
 def _print_summary(summary) -> None:
     for _, r in summary.iterrows():
-        ci = "" if r["mbr_per_1000_ci95"] != r["mbr_per_1000_ci95"] else \
-            f" ± {r['mbr_per_1000_ci95']:.2f}"
+        lo, hi = r["mbr_per_1000_lo"], r["mbr_per_1000_hi"]
+        ci = "" if lo != lo else f" (95% CI {lo:.2f}–{hi:.2f})"
+        edits = "" if r["edits"] == "none" else f", edits {r['edits']}"
         print(f"  {r['layout']}, {int(r['fleet'])} tugs, {r['policy']}, load {r['load']:g}, "
-              f"{r['hours']:g} h: MBR {r['mbr_per_1000_mean']:.2f}{ci} per 1,000 "
+              f"{r['hours']:g} h{edits}: MBR {r['mbr_per_1000_mean']:.2f}{ci} per 1,000 "
               f"({int(r['runs'])} day(s))")
 
 

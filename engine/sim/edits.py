@@ -1,5 +1,5 @@
 """What-if edits to a running day: close or reopen a road or a gate, move, add or retire tugs,
-change a fleet's speed or capacity.
+change a fleet's speed or capacity, or the dispatch policy.
 
 Each edit is a small frozen dataclass naming nodes by id, with a one-line ``text``.
 ``apply_edit(sim, edit)`` changes the ``Simulation`` from its current time and returns an
@@ -7,8 +7,9 @@ Each edit is a small frozen dataclass naming nodes by id, with a one-line ``text
 exactly), its inverse (undo), and the all-pairs solves an edit of the road graph ran. The running
 airport is replaced, never changed in place, so whoever holds the original (the window, an
 unedited twin of the day) keeps it. An edited airport saves as an ordinary layout file
-(``save_edited``): closed roads left out, a closed gate kept as a junction (tugs drive past it,
-no flight uses it), each fleet as many tugs as are in service at its depot.
+(``save_edited``, named "... (edited)"): closed roads left out, a closed gate kept as a junction
+(tugs drive past it, no flight uses it), each fleet as many tugs as are in service at its depot.
+The edited *day* replays from a scenario file (``engine.sim.scenario_file``), not from it.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ import numpy as np
 
 from ..airport.layout import Airport, Road
 from ..airport.layout_io import airport_from_dict, airport_to_dict, save_airport
-from .dispatch import Recompute
+from .dispatch import Recompute, make_dispatcher
 from .simulation import Simulation
 
 
@@ -150,7 +151,8 @@ class MoveTugs:
 class AddTugs:
     depot: str
     count: int = 1
-    tugs: tuple[int, ...] = ()   # retired tugs to bring back (undoing a retirement); else new ones
+    tugs: tuple[int, ...] = ()   # retired tugs to bring back (undoing a retirement), or the new
+                                 # ones as an earlier run of the day numbered them; else new ones
 
     @property
     def text(self) -> str:
@@ -160,7 +162,14 @@ class AddTugs:
         a = sim.airport
         f = a.fleets[_fleet(a, self.depot)]
         node = a.index(self.depot)
-        if self.tugs:
+        n = len(sim.tugs)
+        if self.tugs and min(self.tugs) >= n:   # the tugs an earlier day added (a replay): new
+            if self.tugs != tuple(range(n, n + len(self.tugs))):
+                raise EditError(f"tugs {', '.join(str(k + 1) for k in self.tugs)} cannot be "
+                                f"added now: the next new tug is {n + 1}")
+            ids = tuple(sim.add_tug(node, f.capacity, f.speed_mps, f.carts).id
+                        for _ in self.tugs)
+        elif self.tugs:
             ids = _choose_tugs(sim, node, self.count, self.tugs, in_service=False, what=self.depot)
             for k in ids:
                 sim.set_capacity(sim.tugs[k], f.capacity)
@@ -241,8 +250,43 @@ class SetCapacity:
         return SetCapacity(self.depot, capacity), SetCapacity(self.depot, old.capacity), []
 
 
+@dataclass(frozen=True)
+class SetPolicy:
+    policy: str
+
+    @property
+    def text(self) -> str:
+        return f"dispatch by {self.policy}"
+
+    def apply(self, sim: Simulation):
+        try:
+            dispatcher = make_dispatcher(self.policy)
+        except ValueError as exc:
+            raise EditError(str(exc)) from None
+        old, sim.dispatcher = sim.dispatcher.name, dispatcher
+        return SetPolicy(self.policy), SetPolicy(old), []
+
+
 Edit = (CloseRoad | OpenRoad | CloseGate | OpenGate | MoveTugs | AddTugs | RetireTugs | SetSpeed
-        | SetCapacity)
+        | SetCapacity | SetPolicy)
+
+
+def fleet_edits(sim: Simulation, total: int) -> list[Edit]:
+    """The edits that bring the tugs in service to ``total``, shared over the fleets as a day of
+    ``SimConfig(tugs=total)`` shares them: new tugs where a fleet has too few, retirements where
+    it has too many (what the app applies when its Fleet setting changes mid-day)."""
+    if total < 1:
+        raise EditError(f"a day needs at least 1 tug, got {total}")
+    fleets, out = sim.airport.fleets, []
+    for i, f in enumerate(fleets):
+        want = total // len(fleets) + (1 if i < total % len(fleets) else 0)
+        node = sim.airport.index(f.depot)
+        have = sum(1 for t in sim.tugs if t.depot == node and not t.retired)
+        if want > have:
+            out.append(AddTugs(f.depot, want - have))
+        elif want < have:
+            out.append(RetireTugs(f.depot, have - want))
+    return out
 
 
 # -- applying ------------------------------------------------------------------------------------
@@ -316,15 +360,25 @@ def edited_layout(sim: Simulation) -> Airport:
     return replace(a, fleets=fleets)
 
 
+EDITED = " (edited)"
+
+
 def save_edited(layout: Airport, path, history: list[str]) -> Airport:
-    """Write ``layout`` (from ``edited_layout``) to ``path`` as a layout file whose description
-    lists the edits in ``history``, leaving out fleets with no tug; checked as the file will be
-    read (``LayoutError`` naming the problem, nothing written, when the edits leave it invalid,
-    e.g. a gate no tug can reach)."""
-    note = "What-if edits: " + "; ".join(history) + "." if history else ""
+    """Write ``layout`` (from ``edited_layout``) to ``path`` as a layout file named
+    "NAME (edited)", whose description lists the edits in ``history`` and says that its day is
+    not the original's (a closed gate is a junction, so the same seed draws other flights: a
+    scenario file replays the edited day); fleets with no tug left out. Checked as the file will
+    be read (``LayoutError`` naming the problem, nothing written, when the edits leave it
+    invalid, e.g. a gate no tug can reach)."""
+    note = ("What-if edits: " + "; ".join(history) + ". A day generated on this layout is not "
+            "the original's with these edits (closed gates take no flights here, so the same "
+            "seed draws another schedule): a scenario file replays that day."
+            if history else "")
     description = " ".join(x for x in (layout.description, note) if x)
+    name = layout.name if layout.name.endswith(EDITED) else layout.name + EDITED
     fleets = [f for f in layout.fleets if f.count]
-    checked = airport_from_dict(airport_to_dict(replace(layout, description=description,
+    checked = airport_from_dict(airport_to_dict(replace(layout, name=name,
+                                                        description=description,
                                                         fleets=fleets)), source=Path(path))
     save_airport(checked, path)
     return checked

@@ -18,6 +18,7 @@ recompute costs milliseconds instead of a second, so it can follow every change 
 from __future__ import annotations
 
 import time
+from typing import Callable
 
 import numba
 import numpy as np
@@ -93,9 +94,19 @@ class KeyGraph:
         self.jk_order = np.lexsort((np.arange(len(self.jk)), self.jk_v))   # roads in, per key node
         self.jk_ptr = np.searchsorted(self.jk_v[self.jk_order], np.arange(nk + 1))
         self.build_seconds = 0.0
+        self.on_update: Callable | None = None   # each bag-aware solve, reported (``update``)
 
     def update(self, counts: np.ndarray, variant: str):
-        """Condensed bag-aware costs for the bags ``counts`` waiting per node; then solve."""
+        """Condensed bag-aware costs for the bags ``counts`` waiting per node; then solve, and
+        report the solve to ``on_update(self, result, started)`` if one is set (the day does:
+        ``Simulation.on_recompute``)."""
+        started = time.perf_counter()
+        r = self._update(counts, variant)
+        if self.on_update is not None:
+            self.on_update(self, r, started)
+        return r
+
+    def _update(self, counts: np.ndarray, variant: str):
         self.condense(counts)
         return self.solve(variant)
 

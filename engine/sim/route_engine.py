@@ -85,7 +85,7 @@ class TugKeyGraph(KeyGraph):
         self._from: dict[int, np.ndarray] = {}   # node -> bag-aware distances from it (all n)
         self._to: dict[int, np.ndarray] = {}     # key index -> distances to it from key nodes
 
-    def update(self, counts: np.ndarray, variant: str):
+    def _update(self, counts: np.ndarray, variant: str):
         w = self.condense(counts)
         start = time.perf_counter()
         e = self.net.edges

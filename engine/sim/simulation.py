@@ -12,6 +12,7 @@ import heapq
 import math
 import time
 from dataclasses import dataclass, replace
+from typing import Callable
 
 import numpy as np
 
@@ -40,7 +41,7 @@ _NO_BAGS = _frozen(np.empty(0, dtype=np.int64))
 class SimConfig:
     hours: float = 24.0
     seed: int = 0
-    tugs: int | None = None           # None: the airport's fleets; else spread over its depots
+    tugs: int | None = None           # None: the airport's fleets; else (>= 1) spread over them
     variant: str = "auto"            # a variant of the route engine's family; auto = fastest here
     route_engine: str = "all-pairs"   # or "from-tugs" (engine.sim.route_engine.ENGINES)
     policy: str = "shortest-path"     # or "baseline"
@@ -72,6 +73,9 @@ class Snapshot:
 
 class Simulation:
     def __init__(self, airport: Airport, config: SimConfig = SimConfig()):
+        if config.tugs is not None and config.tugs < 1:
+            raise ValueError(f"a day needs at least 1 tug, got {config.tugs} (tugs=None: the "
+                             "airport's own fleets)")
         start = time.perf_counter()
         self.airport, self.config = airport, config
         self.t = 0.0
@@ -114,6 +118,10 @@ class Simulation:
         key[bagset.origin] = True
         key[bagset.dest] = True
         self.tables.set_key_nodes(key)
+        # each bag-aware recompute, reported to whoever watches the day (the GUI times and races
+        # them): ``on_recompute(keys, result, started)``, ``keys`` the KeyGraph that solved
+        self.on_recompute: Callable | None = None
+        self.tables.keys.on_update = self._recomputed
         self.key_mask, self.depot_nodes = key, depots
         # what-if edits: closed gate -> the gate taking its flights; the day's plan before edits
         self.gate_map: dict[int, int] = {}
@@ -338,6 +346,14 @@ class Simulation:
             self.capacities[tug.id] = max(tug.capacity, int(self.bags.on_tug[tug.id]))
         self._dispatch(tug)
 
+    def _recomputed(self, keys, result, started: float) -> None:
+        if self.on_recompute is not None:
+            self.on_recompute(keys, result, started)
+
+    def set_variant(self, name: str) -> None:
+        """Solve the next recomputes with ``name`` (a variant of the route engine's family)."""
+        self.tables.variant = name
+
     def tug_nodes(self) -> np.ndarray:
         """The node each tug is at or last reached (where the route engine solves from)."""
         return np.array([t.node for t in self.tugs], dtype=np.int64)
@@ -353,6 +369,7 @@ class Simulation:
                              self.tables.engine)
         tables.tug_nodes = self.tug_nodes
         tables.set_key_nodes(self.key_mask)
+        tables.keys.on_update = self._recomputed
         solves, tables.log = tables.log, self.tables.log + tables.log
         self.airport, self.net, self.tables = airport, net, tables
         self.pickable = usable_nodes(tables.plain, self.depot_nodes)

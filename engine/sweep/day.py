@@ -11,24 +11,32 @@ import time
 
 from ..airport.layout import Airport
 from ..sim import kpi
+from ..sim.edit_io import EditPlan, TimedEdit
 from ..sim.simulation import SimConfig, Simulation
 from .scenario import Run
 
-FACTOR_COLUMNS = ("run", "scenario", "layout", "fleet", "policy", "load", "hours", "seed")
+FACTOR_COLUMNS = ("run", "scenario", "layout", "fleet", "policy", "load", "hours", "edits", "seed")
 # summary keys the factor columns already hold, or that are not one number per day
-_NOT_KPIS = {"policy", "seed", "hours", "tugs", "bags_by_state", "recompute_log"}
+_NOT_KPIS = {"policy", "seed", "hours", "tugs", "bags_by_state", "recompute_log", "edits"}
+# bag states the summary already counts under a KPI's name (one column each, not two)
+_COUNTED = {"delivered": "delivered_on_time", "misconnected": "misconnected"}
 
 
-def run_day(airport: Airport, run: Run, variant: str = "auto") -> tuple[dict, float]:
-    """Simulate ``run``'s day on ``airport``; return (its row, wall seconds)."""
+def run_day(airport: Airport, run: Run, variant: str = "auto",
+            edits: tuple[TimedEdit, ...] = ()) -> tuple[dict, float]:
+    """Simulate ``run``'s day on ``airport`` with its timed ``edits`` (those after the day's end
+    do not apply); return (its row, wall seconds)."""
     started = time.perf_counter()
     s = run.scenario
     sim = Simulation(airport, SimConfig(hours=s.hours, seed=run.seed, tugs=s.fleet,
                                         variant=variant, policy=s.policy, load=s.load))
-    sim.run_until(sim.end_time)
+    fleet = len(sim.tugs)     # at the start: an edit may add tugs
+    EditPlan(list(edits)).run_until(sim, sim.end_time)
     summary = kpi.deterministic(sim.kpis())
-    row = {"run": run.index, "scenario": s.index, "layout": s.layout, "fleet": len(sim.tugs),
-           "policy": s.policy, "load": s.load, "hours": s.hours, "seed": run.seed}
-    row.update({f"bags_{state}": n for state, n in summary["bags_by_state"].items()})
+    row = {"run": run.index, "scenario": s.index, "layout": s.layout, "fleet": fleet,
+           "policy": s.policy, "load": s.load, "hours": s.hours, "edits": s.edits,
+           "seed": run.seed}
+    row.update({f"bags_{state}": n for state, n in summary["bags_by_state"].items()
+                if _COUNTED.get(state) not in summary})
     row.update({k: v for k, v in summary.items() if k not in _NOT_KPIS})
     return row, time.perf_counter() - started

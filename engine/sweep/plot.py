@@ -1,5 +1,6 @@
 """The sweep's PNG: misconnected bags per 1,000 against fleet size, one line per policy, with the
-95% confidence interval over the seeds as error bars; one panel per layout. Matplotlib, no display."""
+95% confidence interval over the seeds (within the KPI's bounds: ``results.summarise``) as error
+bars; one panel per layout. Matplotlib, no display."""
 
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ def plot_mbr(summary: pd.DataFrame, out: Path, title: str = "") -> Path:
                              squeeze=False, sharey=True)
     for ax, layout in zip(axes[0], layouts):
         for c in (c for c in curves if c.layout == layout):
-            err = np.nan_to_num(c.ci95, nan=0.0)
+            err = np.nan_to_num([c.mean - c.lo, c.hi - c.mean], nan=0.0)
             ax.errorbar(c.fleet, c.mean, yerr=err, marker="o", capsize=4, label=c.label)
         ax.set_title(layout)
         ax.set_xlabel("fleet (tugs)")

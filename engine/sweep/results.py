@@ -2,13 +2,20 @@
 confidence interval of every KPI over the seeds) and the MBR-against-fleet curves, as files.
 
     DIR/runs.csv, DIR/runs.parquet    the table, in run order (deterministic: same sweep, same bytes)
-    DIR/summary.csv                   one row per scenario: runs, KPI_mean, KPI_ci95 (half-width)
+    DIR/summary.csv                   one row per scenario: runs, KPI_mean, KPI_lo, KPI_hi (the 95%
+                                      interval, within the KPI's bounds), KPI_ci95 (Student's t
+                                      half-width before the bounds)
     DIR/sweep.json                    how it ran: scenario file, workers, wall time, interruptions
+
+The interval is Student's t over the seeds, clipped to the values the KPI can take (no KPI of a
+day is below 0, a share is at most 1): the mean of such values lies within those bounds, so
+clipping drops only impossible values and the interval covers the true mean as often as before.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -16,13 +23,17 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from ..input_error import InputError
 from .day import FACTOR_COLUMNS
 
-SCENARIO_COLUMNS = ("scenario", "layout", "fleet", "policy", "load", "hours")
+SCENARIO_COLUMNS = ("scenario", "layout", "fleet", "policy", "load", "hours", "edits")
 TABLE, SUMMARY, MANIFEST = "runs", "summary.csv", "sweep.json"
+# the values a KPI can take: every KPI of a day is a count, rate, distance, time or share >= 0
+BOUNDS = {"tug_utilisation": (0.0, 1.0)}
+DEFAULT_BOUNDS = (0.0, np.inf)
 
 
-class ResultsError(ValueError):
+class ResultsError(InputError):
     """A folder that holds no readable sweep results (the message names the file and problem)."""
 
 
@@ -41,8 +52,8 @@ def kpi_columns(df: pd.DataFrame) -> list[str]:
 
 
 def summarise(df: pd.DataFrame) -> pd.DataFrame:
-    """Per scenario: the number of days, and each KPI's mean and 95% CI half-width (Student's t
-    over the seeds; empty with one seed)."""
+    """Per scenario: the number of days, and each KPI's mean, its 95% interval within the KPI's
+    bounds (lo, hi) and Student's t half-width (ci95); the interval is empty with one seed."""
     kpis = kpi_columns(df)
     out = []
     for key, group in df.groupby(list(SCENARIO_COLUMNS), sort=True):
@@ -51,11 +62,15 @@ def summarise(df: pd.DataFrame) -> pd.DataFrame:
         row["runs"] = n
         for c in kpis:
             values = group[c].dropna().to_numpy(dtype=float)
-            row[f"{c}_mean"] = values.mean() if len(values) else np.nan
-            row[f"{c}_ci95"] = ci95(values)
+            mean = values.mean() if len(values) else np.nan
+            half = ci95(values)
+            low, high = BOUNDS.get(c, DEFAULT_BOUNDS)
+            row[f"{c}_mean"], row[f"{c}_ci95"] = mean, half
+            row[f"{c}_lo"], row[f"{c}_hi"] = max(low, mean - half), min(high, mean + half)
         out.append(row)
     return pd.DataFrame(out, columns=[*SCENARIO_COLUMNS, "runs",
-                                      *(f"{c}_{s}" for c in kpis for s in ("mean", "ci95"))])
+                                      *(f"{c}_{s}" for c in kpis
+                                        for s in ("mean", "lo", "hi", "ci95"))])
 
 
 def ci95(values: np.ndarray) -> float:
@@ -73,19 +88,23 @@ class Curve:
     label: str
     fleet: np.ndarray
     mean: np.ndarray
-    ci95: np.ndarray
+    ci95: np.ndarray   # Student's t half-width (may reach past the KPI's bounds)
+    lo: np.ndarray     # the 95% interval within the KPI's bounds
+    hi: np.ndarray
 
 
 def mbr_curves(summary: pd.DataFrame, kpi: str = "mbr_per_1000") -> list[Curve]:
-    """The summary as curves of ``kpi`` against fleet size: one per layout × policy (× load and
-    hours where the sweep varies them), points in fleet order."""
-    varying = [c for c in ("load", "hours") if summary[c].nunique() > 1]
+    """The summary as curves of ``kpi`` against fleet size: one per layout × policy (× load,
+    hours and edits where the sweep varies them), points in fleet order."""
+    varying = [c for c in ("load", "hours", "edits") if summary[c].nunique() > 1]
     curves = []
     for key, g in summary.groupby(["layout", "policy", *varying], sort=True):
         g = g.sort_values("fleet")
-        label = ", ".join([str(key[1]), *(f"{c} {v:g}" for c, v in zip(varying, key[2:]))])
+        label = ", ".join([str(key[1]), *(f"{c} {v:g}" if c != "edits" else f"edits {v}"
+                                          for c, v in zip(varying, key[2:]))])
         curves.append(Curve(str(key[0]), label, g["fleet"].to_numpy(),
-                            g[f"{kpi}_mean"].to_numpy(), g[f"{kpi}_ci95"].to_numpy()))
+                            g[f"{kpi}_mean"].to_numpy(), g[f"{kpi}_ci95"].to_numpy(),
+                            g[f"{kpi}_lo"].to_numpy(), g[f"{kpi}_hi"].to_numpy()))
     return curves
 
 
@@ -111,11 +130,35 @@ def read_table(path) -> pd.DataFrame:
     try:
         df = pd.read_parquet(path) if path.suffix == ".parquet" else pd.read_csv(path)
     except FileNotFoundError:
-        raise ResultsError(f"{path}: no such file (a sweep folder holds {TABLE}.parquet "
-                           f"and {TABLE}.csv)") from None
-    except Exception as exc:  # pandas/pyarrow raise many types for a damaged file
-        raise ResultsError(f"{path}: cannot read the table: {exc}") from None
+        raise ResultsError(path, [f"the file: no such file or folder (a sweep folder holds "
+                                  f"{TABLE}.parquet and {TABLE}.csv)"]) from None
+    except pd.errors.EmptyDataError:
+        raise ResultsError(path, ["the file: empty (no header, no rows)"]) from None
+    except pd.errors.ParserError as exc:
+        raise ResultsError(path, [_csv_problem(str(exc))]) from None
+    except Exception as exc:  # pyarrow and the OS raise many types for a damaged file
+        what = "Parquet" if path.suffix == ".parquet" else "CSV"
+        raise ResultsError(path, [f"the file: cannot be read as a {what} table "
+                                  f"({type(exc).__name__}: {_first_line(exc)})"]) from None
+    if "edits" not in df.columns and len(df.columns):   # written before edits were a factor
+        df.insert(list(df.columns).index("seed") if "seed" in df.columns else len(df.columns),
+                  "edits", "none")
     missing = [c for c in (*FACTOR_COLUMNS, "mbr_per_1000") if c not in df.columns]
     if missing:
-        raise ResultsError(f"{path}: not a sweep table: missing column(s) {', '.join(missing)}")
+        raise ResultsError(path, [f"the header: not a sweep table: missing column(s) "
+                                  f"{', '.join(missing)}"])
     return df
+
+
+def _csv_problem(message: str) -> str:
+    """pandas' "Error tokenizing data. C error: Expected 9 fields in line 7, saw 12" as
+    "line 7: 12 fields, the header has 9"."""
+    m = re.search(r"Expected (\d+) fields in line (\d+), saw (\d+)", message)
+    if m:
+        return (f"line {m[2]}: {m[3]} fields, the header has {m[1]} (a damaged or hand-edited "
+                "table?)")
+    return f"the file: not a readable CSV table ({_first_line(message)})"
+
+
+def _first_line(exc) -> str:
+    return str(exc).strip().splitlines()[0] if str(exc).strip() else "no detail"

@@ -91,6 +91,7 @@ def run_sweep(client: Client, sweep: Sweep, runs: list[Run] | None = None,
     airports = {name: client.scatter(a, hash=False) for name, a in sweep.airports.items()}
     token = uuid.uuid4().hex[:12]
     futures = {client.submit(run_day, airports[r.scenario.layout], r, sweep.variant,
+                             sweep.edit_sets[r.scenario.edits],
                              key=f"day-{r.index}-{token}", pure=False): r
                for r in runs}
     ctrl_c = _CtrlC()

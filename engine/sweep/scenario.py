@@ -10,6 +10,13 @@
     policy = ["shortest-path", "baseline"]
     load = [1.0, 1.5]          # multiplies the bags per flight
     hours = [6]                # length of the day
+    edits = ["none", "road"]   # timed what-if edits: "none", a set below, or a scenario file's
+
+    [[edits.road]]             # a named set of timed edits (engine.sim.edit_io's tables)
+    at = "1:30"
+    do = "close-road"
+    a = "SORT"
+    b = "Wh14"
 
 Loading is pure: ``load_sweep`` returns a ``Sweep`` or raises ``SweepError`` listing every
 problem as "file: item: what is wrong".
@@ -18,25 +25,23 @@ problem as "file: item: what is wrong".
 from __future__ import annotations
 
 import itertools
-import math
 from collections import Counter
-import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..airport.layout import Airport
-from ..airport.layout_io import MAX_TUGS, LayoutError, bundled_airports, load_airport
+from ..airport.layout_io import MAX_TUGS, LayoutError, load_airport
 from ..apsp import variants
 from ..input_error import InputError, shown
 from ..sim.dispatch import POLICIES
+from ..sim.edit_io import TimedEdit, edit_from_dict
+from ..sim.scenario_file import ScenarioError, load_scenario
+from ..toml_input import is_int as _is_int, is_number as _is_number, is_text as _is_text
+from ..toml_input import layout_path, read_toml, top_tables
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # Python 3.10
-    import tomli as tomllib
-
-FACTORS = ("layout", "fleet", "policy", "load", "hours")
-DEFAULTS = {"fleet": None, "policy": "shortest-path", "load": 1.0, "hours": 24.0}
+FACTORS = ("layout", "fleet", "policy", "load", "hours", "edits")
+DEFAULTS = {"fleet": None, "policy": "shortest-path", "load": 1.0, "hours": 24.0, "edits": "none"}
+NO_EDITS = "none"
 _SWEEP_KEYS = {"seeds", "variant"}
 MAX_SEEDS = 10_000
 MAX_LOAD = 100.0   # bags per flight at most this many times the usual
@@ -55,10 +60,12 @@ class Scenario:
     policy: str
     load: float
     hours: float
+    edits: str = NO_EDITS     # the edits factor's value: a set's name, a scenario file or "none"
 
     def label(self) -> str:
         fleet = "own fleet" if self.fleet is None else f"{self.fleet} tugs"
-        return f"{self.layout}, {fleet}, {self.policy}, load {self.load:g}, {self.hours:g} h"
+        edits = "" if self.edits == NO_EDITS else f", edits {self.edits}"
+        return f"{self.layout}, {fleet}, {self.policy}, load {self.load:g}, {self.hours:g} h{edits}"
 
 
 @dataclass(frozen=True)
@@ -76,6 +83,7 @@ class Sweep:
     seeds: list[int]
     variant: str
     airports: dict[str, Airport]   # layout value as written -> the checked airport
+    edit_sets: dict[str, tuple[TimedEdit, ...]] = field(default_factory=dict)  # edits value ->
 
     def runs(self) -> list[Run]:
         """Every scenario × seed, scenario-major, numbered from 0."""
@@ -86,23 +94,13 @@ class Sweep:
 def load_sweep(path) -> Sweep:
     """Read and check the scenario file ``path`` (its layouts too); ``SweepError`` otherwise."""
     path = Path(path)
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as exc:
-        raise SweepError(path, [f"the file: cannot be read as UTF-8 text ({exc})"]) from None
-    except tomllib.TOMLDecodeError as exc:
-        raise SweepError(path, [f"the file: malformed TOML: {exc}"]) from None
-    except RecursionError:
-        raise SweepError(path, ["the file: nested too deeply to read"]) from None
-    return sweep_from_dict(data, path)
+    return sweep_from_dict(read_toml(path, SweepError), path)
 
 
 def sweep_from_dict(data: dict, path: Path) -> Sweep:
     p: list[str] = []
-    for key in sorted(set(data) - {"sweep", "factors"}):
-        p.append(f"top level: unknown table or key {key!r} (expected [sweep] and [factors])")
-    settings = _table(data, "sweep", p)
-    factors = _table(data, "factors", p)
+    settings, factors = top_tables(data, ("sweep", "factors"),
+                                   "[sweep], [factors] and [[edits.NAME]]", p, also=("edits",))
     for key in sorted(set(settings) - _SWEEP_KEYS):
         p.append(f"[sweep]: unknown key {key!r} (known: {', '.join(sorted(_SWEEP_KEYS))})")
     for key in sorted(set(factors) - set(FACTORS)):
@@ -124,34 +122,55 @@ def sweep_from_dict(data: dict, path: Path) -> Sweep:
                     f"a number > 0 and ≤ {MAX_LOAD:g}", p)
     hours = _values(factors, "hours", lambda v: _is_number(v) and 0 < v <= 24 * 7,
                     "a number of hours > 0 and ≤ 168", p)
+    sets = _edit_sets(data.get("edits", {}), p)
+    edits = _values(factors, "edits", _is_text, f"{NO_EDITS!r}, a set [[edits.NAME]] of this "
+                    "file or a scenario file (.toml)", p)
     airports = {}
     for value in filter(_is_text, layouts or []):   # the others are named above
         try:
-            airports[value] = load_airport(_layout_path(value, path))
+            airports[value] = load_airport(layout_path(value, path))
         except LayoutError as exc:
-            p.extend(f"[factors] layout {value!r}: {line}" for line in str(exc).splitlines())
+            p.extend(f"[factors] layout {value!r}: {line}" for line in exc.problems)
+    edit_sets = {NO_EDITS: ()}
+    for value in filter(_is_text, edits or []):
+        if value in sets:
+            edit_sets[value] = sets[value]
+        elif value.endswith(".toml"):
+            try:
+                edit_sets[value] = tuple(load_scenario(path.parent / value).edits)
+            except ScenarioError as exc:
+                p.extend(f"[factors] edits {value!r}: {line}" for line in exc.problems)
+        elif value != NO_EDITS:
+            p.append(f"[factors] edits: {value!r} is neither {NO_EDITS!r}, a set of this file "
+                     f"({', '.join(sorted(sets)) or 'none defined'}) nor a scenario file (.toml)")
+    for name in sorted(set(sets) - set(edits or [])):
+        p.append(f"[edits.{name}]: defined but not in [factors] edits")
     if p:
         raise SweepError(path, p)
     combos = itertools.product(layouts, fleets or [None], policies or [DEFAULTS["policy"]],
                                [float(v) for v in loads or [DEFAULTS["load"]]],
-                               [float(v) for v in hours or [DEFAULTS["hours"]]])
+                               [float(v) for v in hours or [DEFAULTS["hours"]]],
+                               edits or [DEFAULTS["edits"]])
     scenarios = [Scenario(i, *c) for i, c in enumerate(combos)]
-    return Sweep(path, scenarios, seeds, variant, airports)
+    return Sweep(path, scenarios, seeds, variant, airports, edit_sets)
 
 
-def _layout_path(value: str, toml_path: Path) -> Path:
-    bundled = bundled_airports()
-    if value in bundled:
-        return bundled[value]
-    return (toml_path.parent / value).resolve()
-
-
-def _table(data: dict, name: str, p: list) -> dict:
-    table = data.get(name, {})
-    if not isinstance(table, dict):
-        p.append(f"top level: {name!r} must be a table [{name}]")
+def _edit_sets(raw, p: list) -> dict[str, tuple[TimedEdit, ...]]:
+    """The file's named sets of timed edits: ``[[edits.NAME]]`` tables."""
+    if not isinstance(raw, dict):
+        p.append("top level: 'edits' must hold named sets [[edits.NAME]]")
         return {}
-    return table
+    sets = {}
+    for name, items in raw.items():
+        if name == NO_EDITS or not isinstance(items, list) or not items:
+            p.append(f"[edits.{name}]: " + (f"{NO_EDITS!r} means no edits: name the set otherwise"
+                                             if name == NO_EDITS else
+                                             "expected one or more tables [[edits." + name + "]]"))
+            continue
+        found = [edit_from_dict(item, f"[[edits.{name}]] #{i}", p)
+                 for i, item in enumerate(items, start=1)]
+        sets[name] = tuple(e for e in found if e is not None)
+    return sets
 
 
 def _seeds(raw, p: list) -> list[int]:
@@ -194,14 +213,3 @@ def _values(factors: dict, name: str, ok, expected: str, p: list) -> list | None
         p.append(f"[factors] {name}: a value is listed twice")
     return values
 
-
-def _is_int(v) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
-
-
-def _is_number(v) -> bool:
-    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
-
-
-def _is_text(v) -> bool:
-    return isinstance(v, str) and bool(v.strip())

@@ -13,7 +13,7 @@ from numba.cuda.cudadrv.driver import CudaAPIError
 
 from engine.apsp import get_variant, solve
 from engine.apsp.registry import Variant
-from gui.main_window import COMPILING_MESSAGE
+from gui.route.finder import COMPILING_MESSAGE
 from tests.gui.conftest import SIM_TIMEOUT_MS, play_until
 
 FAULTS = {
@@ -50,8 +50,7 @@ def test_a_gpu_failing_mid_day_hands_the_day_to_the_cpu_with_a_message(qtbot, ma
     qtbot.waitUntil(lambda: window.player.ready, timeout=SIM_TIMEOUT_MS)
     failing_gpu(fault, works_for=6)   # the warm-up and a few recomputes, then the fault
     statuses = []
-    set_status = window._set_status
-    window._set_status = lambda text: (statuses.append(text), set_status(text))
+    window.status.changed.connect(statuses.append)
     assert window.set_variant("gpu-blocked")
     qtbot.waitUntil(lambda: window.player.ready, timeout=SIM_TIMEOUT_MS)
     seen = []
@@ -86,8 +85,7 @@ def test_the_simulation_worker_raising_mid_day_stops_it_with_a_message_and_keeps
     play_until(qtbot, window, 1800)
     sim = window.player.runner.worker.sim
     statuses = []
-    set_status = window._set_status
-    window._set_status = lambda text: (statuses.append(text), set_status(text))
+    window.status.changed.connect(statuses.append)
 
     def broken(t, check=False):
         raise MemoryError("injected in the simulation worker")

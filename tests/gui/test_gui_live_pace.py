@@ -9,8 +9,8 @@ import time
 from pathlib import Path
 
 from engine.airport.layout_io import load_airport
-from gui.live_plots import REDRAW_S, TimingPlot, nice_ceiling
-from gui.sim_worker import Timing
+from gui.day.live_plots import REDRAW_S, TimingPlot, nice_ceiling
+from engine.sim.race import Timing
 from tests.gui.conftest import SIM_TIMEOUT_MS
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def test_status_bar_says_by_how_much_a_slow_simulation_falls_behind(qtbot, make_window, regional,
                                                                      monkeypatch):
-    import gui.sim_worker as sim_worker
+    import gui.day.worker as sim_worker
     real = sim_worker.Simulation
 
     class SlowSimulation(real):
@@ -95,7 +95,7 @@ def test_frame_rate_command_measures_every_configuration(tmp_path):
 
 
 def test_route_latency_is_measured_from_the_bags_change_to_the_map_painted(qtbot, sim_window):
-    from gui.route_latency import RouteLatency
+    from tools.route_latency import RouteLatency
     from tests.gui.conftest import play_until
     w = sim_window
     latency = RouteLatency(w)

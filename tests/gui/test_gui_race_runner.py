@@ -9,9 +9,8 @@ import pytest
 
 from engine.airport.layout_io import bundled_airports, load_airport
 from engine.sim import SimConfig, Simulation
-from gui.live_plots import TimingPlot
-from gui.race_runner import RaceJob, RaceRunner, SimActivity
-from gui.sim_worker import Timing
+from gui.day.live_plots import TimingPlot
+from engine.sim.race import RaceJob, RaceRunner, SimActivity, Timing
 
 VARIANTS = ("cpu-linear", "cpu-blocked")
 
@@ -49,7 +48,7 @@ class Engine:
 def runner():
     delivered: list[tuple[int, int, list]] = []
     r = RaceRunner(lambda generation: generation == 1,
-                   lambda *outcome: delivered.append(outcome), Timing)
+                   lambda *outcome: delivered.append(outcome))
     r.delivered, r.engine = delivered, Engine()
     return r
 

@@ -5,9 +5,9 @@ from PySide6.QtCore import Qt
 
 from engine.sim import SimConfig, Simulation
 from engine.airport.layout_io import load_airport
-from gui.sim_panel import format_clock
-from gui.sim_player import STEP_S
-from gui.sim_worker import tug_frame
+from gui.day.panel import format_clock
+from gui.day.player import STEP_S
+from engine.sim.frame import tug_frame
 from tests.gui.conftest import SIM_TIMEOUT_MS, play_until
 
 
@@ -60,7 +60,7 @@ def test_playing_moves_tugs_along_the_roads_and_updates_kpis(qtbot, sim_window):
     # the map shows the displayed clock's tugs: every tug on a road segment or node
     assert w.player.clock >= 900
     assert w.sim_panel.clock_label.text().startswith(format_clock(w.player.clock))
-    assert w.clock_label.text() == format_clock(w.player.clock)
+    assert w.day.clock_label.text() == format_clock(w.player.clock)
 
 
 def test_kpi_panels_fit_their_dock_with_values_in_their_titles(qtbot, sim_window):

@@ -10,7 +10,7 @@ from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
 from PySide6.QtGui import QDropEvent, QImage
 from PySide6.QtWidgets import QMessageBox
 
-import gui.map_view as map_view_module
+import gui.map.map_view as map_view_module
 from gui.main_window import MainWindow
 from tests.gui.conftest import SIM_TIMEOUT_MS, SOLVE_TIMEOUT_MS, play_until
 
@@ -205,7 +205,7 @@ def test_simulation_settings_are_remembered(qtbot, settings, regional):
     qtbot.addWidget(second)
     p = second.sim_panel
     assert (p.seed_spin.value(), p.load_spin.value(), p.policy()) == (42, 1.5, "baseline")
-    assert second.player.speed == 300 and second.speed_combo.currentData() == 300
+    assert second.player.speed == 300 and second.day.speed_combo.currentData() == 300
     assert second.player.race and p.race_check.isChecked()
     config = second.sim_config()
     assert (config.seed, config.load, config.policy) == (42, 1.5, "baseline")
@@ -213,7 +213,7 @@ def test_simulation_settings_are_remembered(qtbot, settings, regional):
 
 
 def test_a_failing_simulation_is_reported_not_raised(qtbot, make_window, regional, monkeypatch):
-    import gui.sim_worker as sim_worker
+    import gui.day.worker as sim_worker
 
     def broken(airport, config):
         raise ValueError("no tug can reach gate G7")

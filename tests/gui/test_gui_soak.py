@@ -6,7 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from gui.soak import growth, process_status
+from tools.soak import growth, process_status
 
 ROOT = Path(__file__).resolve().parents[2]
 

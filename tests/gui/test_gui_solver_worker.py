@@ -5,7 +5,7 @@ import threading
 import numpy as np
 
 from engine.apsp import solve
-from gui.solver_worker import SolverWorker
+from gui.route.solver_worker import SolverWorker
 
 INF = np.inf
 COST = np.array([[0, 3, INF], [INF, 0, 4], [1, INF, 0]], dtype=float)

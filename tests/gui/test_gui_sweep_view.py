@@ -8,7 +8,7 @@ import pytest
 from engine.sweep import results
 from engine.sweep.day import run_day
 from engine.sweep.scenario import load_sweep
-from gui.sweep_view import SweepWindow
+from gui.sweep.view import SweepWindow
 
 
 @pytest.fixture(scope="module")

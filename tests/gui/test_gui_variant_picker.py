@@ -4,7 +4,7 @@ from types import SimpleNamespace
 
 from PySide6.QtCore import Qt
 
-from gui.variant_picker import VariantPicker
+from gui.route.variant_picker import VariantPicker
 
 
 def fake(name, reason=None):

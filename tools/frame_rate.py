@@ -14,7 +14,7 @@ being measured, settles for a second, then counts for ``--seconds`` of wall time
 - achieved: simulated seconds the displayed clock advanced per wall second, and the lag — how
   many simulated seconds it ended behind the chosen speed (0 when it kept up);
 - in the JSON rows also: each variant's time per recompute (median, 95th percentile), the
-  latency from a change of the bags to the new routes on screen (``gui.route_latency``), and in
+  latency from a change of the bags to the new routes on screen (``tools.route_latency``), and in
   race mode how many of the recomputes raced (a newer one replaces one still waiting to race).
 
 Run it on a real display or under Xvfb (``xvfb-run -a -s "-screen 0 1600x1000x24"``); without
@@ -206,8 +206,8 @@ def measuring_window(airport: Path, size: str, prefix: str):
     import pyqtgraph as pg
     from PySide6.QtWidgets import QApplication
 
-    from .main_window import MainWindow
-    from .settings import file_settings
+    from gui.main_window import MainWindow
+    from gui.settings import file_settings
 
     if airport is not None:   # a bad file is refused before any window: main.py prints why
         from engine.airport.layout_io import load_airport

@@ -1,15 +1,13 @@
 """The sweep window (File ▸ Open sweep…): a sweep's results, read from the folder that
 ``python main.py sweep`` wrote, as curves of a KPI against fleet size (mean and 95% confidence
-interval over the seeds, one curve per policy) and a table of every scenario.
-
-    xvfb-run -a -s "-screen 0 1400x900x24" python -m gui.sweep_view sweep-regional shot.png
+interval over the seeds, one curve per policy) and a table of every scenario (its screenshot:
+``tools/sweep_screenshot.py``).
 """
 
 from __future__ import annotations
 
 import json
 import math
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -177,28 +175,3 @@ def _mean_ci(mean: float, ci: float) -> str:
         return "–"
     digits = 3 if abs(mean) < 10 else 1
     return f"{mean:.{digits}f}" if math.isnan(ci) else f"{mean:.{digits}f} ± {ci:.{digits}f}"
-
-
-def main(argv: list[str]) -> int:
-    """Screenshot of the window showing a sweep (README)."""
-    if len(argv) != 2:
-        print(__doc__, file=sys.stderr)
-        return 2
-    from PySide6.QtWidgets import QApplication
-    app = QApplication.instance() or QApplication([])
-    window = SweepWindow()
-    window.resize(1200, 800)
-    window.show()
-    if not window.load(argv[0]):
-        print(window.last_error, file=sys.stderr)
-        return 1
-    for _ in range(20):
-        app.processEvents()
-    ok = window.grab().save(argv[1])
-    window.close()
-    print(f"wrote {argv[1]}" if ok else f"could not write {argv[1]}")
-    return 0 if ok else 1
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))

@@ -10,14 +10,15 @@ parallel CPU variants must not be entered from two threads at once.
 from __future__ import annotations
 
 import threading
-import traceback
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
 import numpy as np
-from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal, Slot
+from PySide6.QtCore import QObject, QThreadPool, Signal, Slot
 
 from engine.apsp import get_variant, solve as apsp_solve
+
+from ..workers import Relay, Task
 
 
 @dataclass
@@ -29,52 +30,21 @@ class SolveJob:
     context: Any = None
 
 
-class _Relay(QObject):
-    """Carries a task's outcome from the worker thread to the UI thread (queued signals)."""
-    solved = Signal(object, object)   # job, APSPResult
-    failed = Signal(object, str)      # job, message
-    done = Signal(object)             # job (always, last)
-    compiling = Signal(object)        # job: its variant's GPU kernels are being compiled first
-
-
 # A 3-node graph solved once per variant before its first real solve, so that Numba's JIT
 # compilation is not reported as the variant's solve time.
-_WARM_UP = np.array([[0, 1, np.inf], [np.inf, 0, 1], [1, np.inf, 0]], dtype=np.float64)
-WARM_UP = _WARM_UP
-
-# Numba's parallel CPU variants must not be entered from two threads at once: the route solver
-# and the simulation worker take turns through this lock.
-ENGINE_LOCK = threading.RLock()
+WARM_UP = np.array([[0, 1, np.inf], [np.inf, 0, 1], [1, np.inf, 0]], dtype=np.float64)
 
 
-class _SolveTask(QRunnable):
-    def __init__(self, job: SolveJob, relay: _Relay, still_wanted: Callable[[int], bool],
-                 solve_fn: Callable, warmed: set[str] | None):
-        super().__init__()
-        self.setAutoDelete(True)
-        self._job, self._relay, self._still_wanted, self._solve = job, relay, still_wanted, solve_fn
-        self._warmed = warmed
-
-    def run(self) -> None:  # worker thread
-        job = self._job
-        try:
-            if not self._still_wanted(job.generation):
-                return  # superseded while queued: skip the work entirely
-            with ENGINE_LOCK:
-                if self._warmed is not None and job.variant not in self._warmed:
-                    if _is_gpu(job.variant):
-                        self._relay.compiling.emit(job)
-                    self._solve(_WARM_UP, job.variant)  # JIT-compile outside the measured solve
-                    self._warmed.add(job.variant)
-                result = self._solve(job.cost, job.variant)
-            self._relay.solved.emit(job, result)
-        except Exception as exc:  # never let an engine error kill the thread silently
-            message = f"{exc.__class__.__name__}: {exc}"
-            if not isinstance(exc, ValueError):
-                traceback.print_exc()
-            self._relay.failed.emit(job, message)
-        finally:
-            self._relay.done.emit(job)
+def _solve_work(job: SolveJob, solve: Callable, warmed: set[str] | None) -> Callable:
+    """The task's work: warm the variant up once (saying "compiling" for a GPU one), then solve."""
+    def work(say):
+        if warmed is not None and job.variant not in warmed:
+            if _is_gpu(job.variant):
+                say("compiling")
+            solve(WARM_UP, job.variant)  # JIT-compile outside the measured solve
+            warmed.add(job.variant)
+        return solve(job.cost, job.variant)
+    return work
 
 
 def _is_gpu(variant: str) -> bool:
@@ -112,11 +82,11 @@ class SolverWorker(QObject):
         self._in_flight = 0
         self._closed = False
         self.dropped = 0
-        self._relay = _Relay()  # lives on the UI thread; emitted from the worker
-        self._relay.solved.connect(self._on_solved)
+        self._relay = Relay()  # lives on the UI thread; emitted from the worker
+        self._relay.done.connect(self._on_solved)
         self._relay.failed.connect(self._on_failed)
-        self._relay.done.connect(self._on_done)
-        self._relay.compiling.connect(lambda job: self.compiling.emit(job.variant))
+        self._relay.finished.connect(self._on_done)
+        self._relay.news.connect(lambda job, _what, _payload: self.compiling.emit(job.variant))
 
     # -- requests ---------------------------------------------------------------------------
 
@@ -131,8 +101,8 @@ class SolverWorker(QObject):
         self._in_flight += 1
         if self._in_flight == 1:
             self.busyChanged.emit(True)
-        self._pool.start(_SolveTask(job, self._relay, self.is_current, self._solve_fn,
-                                    self._warmed))
+        self._pool.start(Task(job, _solve_work(job, self._solve_fn, self._warmed), self._relay,
+                              lambda: self.is_current(job.generation)))
         return job
 
     def cancel(self) -> None:

@@ -1,5 +1,6 @@
 """Race mode behind the simulation: the other variants solve a recompute's problem after the step
-that ran it has been handed over, in the simulation's spare time, one problem at a time.
+that ran it has been handed over, in the simulation's spare time, one problem at a time (no Qt:
+the GUI's day worker drives it).
 
 The simulation hands each bag-aware recompute over (``submit``) and finishes its step: the step
 reaches the screen without waiting for the race. Between steps the worker gives the race a turn
@@ -18,7 +19,29 @@ from typing import Callable
 
 import numpy as np
 
-from engine.sim.route_engine import warm_up
+from ..gpu_device import simulated
+from .route_engine import ALL_PAIRS, variants_of, warm_up
+
+
+def race_variants(engine: str = ALL_PAIRS) -> list[str]:
+    """Concrete variants of the route engine's family that can race here. Simulated GPU variants
+    are left out: the CUDA simulator runs each GPU thread as a Python thread, far too slow."""
+    return [v.name for v in variants_of(engine)
+            if v.available and not (v.family == "gpu" and simulated())]
+
+
+@dataclass
+class Timing:
+    round: int           # which recompute (1, 2, …); raced variants share the round
+    t: float             # simulated seconds
+    variant: str
+    seconds: float       # wall time of the solve
+    n: int               # vertices of the solved graph
+    raced: bool = False  # an extra solve of race mode (not the one the dispatcher used)
+    agrees: bool = True  # raced solve gave the same distances as the dispatcher's
+    started: float = 0.0  # time.perf_counter() when the bags' change started this recompute
+    note: str | None = None  # why another variant ran (a GPU that failed: the CPU took over)
+
 
 
 class SimActivity:
@@ -67,13 +90,11 @@ class RaceRunner:
     """Races recomputes in the simulation's thread, between its steps. ``deliver(generation,
     round, timings)``: one ``Timing`` per raced variant, or an empty list for a recompute replaced
     before it raced. ``wanted(generation)``: race this generation's jobs at all (race mode still
-    on, the day not replaced); ``make_timing``: ``Timing``'s constructor."""
+    on, the day not replaced)."""
 
-    def __init__(self, wanted: Callable[[int], bool], deliver: Callable[[int, int, list], None],
-                 make_timing: Callable):
+    def __init__(self, wanted: Callable[[int], bool], deliver: Callable[[int, int, list], None]):
         self.wanted = wanted
         self.deliver = deliver
-        self.make_timing = make_timing
         self.current: RaceJob | None = None   # started: every variant solves it
         self.queued: RaceJob | None = None    # waiting; a newer recompute replaces it
         self._warmed: set[tuple[str, str]] = set()
@@ -117,6 +138,6 @@ class RaceRunner:
             r = job.solve_again(name)
         except Exception as exc:   # one failing variant must not stop the race or the day
             print(f"race: {name} failed: {exc}")
-            return self.make_timing(job.round, job.t, name, float("nan"), job.n, True, False)
+            return Timing(job.round, job.t, name, float("nan"), job.n, True, False)
         same = bool(np.array_equal(r.dist, job.dist))
-        return self.make_timing(job.round, job.t, r.variant, r.seconds, job.n, True, same)
+        return Timing(job.round, job.t, r.variant, r.seconds, job.n, True, same)

@@ -17,7 +17,8 @@ from PySide6.QtCore import QObject, QTimer, Signal
 
 from engine.sim import SimConfig
 
-from .sim_worker import _SPAN, SimThread, StepResult
+
+from .worker import SimThread, StepResult
 
 FRAME_MS = 16            # animation timer interval (≈ 60 fps; each frame is cheap)
 LOOKAHEAD_WALL_S = 0.3   # keep this much wall time of simulation computed ahead
@@ -177,12 +178,9 @@ class SimPlayer(QObject):
         result = self.result_for(tug, t)
         if result is None:
             return None
-        f = result.frame
-        slot = np.flatnonzero(f.driving == tug)
-        if not len(slot):
+        times = result.frame.leg_times(tug)
+        if times is None:
             return None
-        k = int(slot[0])
-        times = f.keys[f.lo[k]:f.hi[k] + 1] - k * _SPAN
         return np.asarray(result.snapshot.routes[tug]), times
 
     def result_for(self, tug: int, t: float | None = None):

@@ -23,82 +23,15 @@ import traceback
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-import numpy as np
-from PySide6.QtCore import QCoreApplication, QObject, QThread, Signal, Slot
+from PySide6.QtCore import QObject, Signal, Slot
 
-from engine.gpu_device import simulated
 from engine.sim import SimConfig, Simulation
 from engine.sim.edits import EditError, apply_edit, edited_layout
-from engine.sim.route_engine import ALL_PAIRS, variants_of
-from engine.sim.tugs import DRIVING, HANDLING
-
-from .race_runner import RaceJob, RaceRunner, SimActivity
-from .solver_worker import ENGINE_LOCK
+from engine.sim.frame import TugFrame, TugInfo, day_facts, tug_frame, tug_infos
+from engine.sim.race import RaceJob, RaceRunner, SimActivity, Timing, race_variants
+from ..workers import ENGINE_LOCK, WorkerThread
 
 SUBSTEP_S = 30.0        # simulated seconds between two looks at the stop flag
-_SPAN = 1.0e7           # per-tug offset in the flat leg timetable (> any simulated time)
-
-
-def race_variants(engine: str = ALL_PAIRS) -> list[str]:
-    """Concrete variants of the route engine's family that can race here. Simulated GPU variants
-    are left out: the CUDA simulator runs each GPU thread as a Python thread, far too slow."""
-    return [v.name for v in variants_of(engine)
-            if v.available and not (v.family == "gpu" and simulated())]
-
-
-@dataclass
-class Timing:
-    round: int           # which recompute (1, 2, …); raced variants share the round
-    t: float             # simulated seconds
-    variant: str
-    seconds: float       # wall time of the solve
-    n: int               # vertices of the solved graph
-    raced: bool = False  # an extra solve of race mode (not the one the dispatcher used)
-    agrees: bool = True  # raced solve gave the same distances as the dispatcher's
-    started: float = 0.0  # time.perf_counter() when the bags' change started this recompute
-    note: str | None = None  # why another variant ran (a GPU that failed: the CPU took over)
-
-
-@dataclass
-class TugFrame:
-    """Where every tug is at any instant near ``t``: its leg (roads and times) if driving, its
-    node otherwise. ``valid_from[i]``: from when this description of tug i holds."""
-    t: float
-    node_xy: np.ndarray          # tugs × 2: the node each tug is at (or last reached)
-    valid_from: np.ndarray       # tugs
-    driving: np.ndarray          # indices of driving tugs
-    keys: np.ndarray             # flat timetable: slot * _SPAN + time
-    xs: np.ndarray
-    ys: np.ndarray
-    lo: np.ndarray               # per driving tug: first index in the flat arrays
-    hi: np.ndarray               # per driving tug: last index
-
-    def positions(self, t: float) -> np.ndarray:
-        """tugs × 2 positions at simulated time ``t`` (clamped to each leg's ends)."""
-        out = self.node_xy.copy()
-        if len(self.driving):
-            q = np.arange(len(self.driving)) * _SPAN + t
-            k = np.searchsorted(self.keys, q, side="right") - 1
-            k = np.clip(k, self.lo, self.hi - 1)
-            span = self.keys[k + 1] - self.keys[k]
-            f = np.clip((q - self.keys[k]) / np.where(span > 0, span, 1.0), 0.0, 1.0)
-            out[self.driving, 0] = self.xs[k] + f * (self.xs[k + 1] - self.xs[k])
-            out[self.driving, 1] = self.ys[k] + f * (self.ys[k + 1] - self.ys[k])
-        return out
-
-
-@dataclass
-class TugInfo:
-    """What the side panel says about one tug."""
-    id: int
-    activity: int
-    node: int
-    target: int
-    load: int
-    capacity: int
-    pickups: int                 # bags promised to it, still waiting
-    dests: list[int]             # where the bags on board go
-    depot: int
 
 
 @dataclass
@@ -112,46 +45,6 @@ class StepResult:
     wall_s: float = 0.0          # wall time the worker spent on this request
     key_nodes: int = 0
     received: float = 0.0        # time.perf_counter() when the UI thread got it
-
-
-def tug_frame(sim: Simulation) -> TugFrame:
-    x, y = sim.net.x, sim.net.y
-    n = len(sim.tugs)
-    node_xy = np.empty((n, 2))
-    valid = np.full(n, sim.t)
-    driving, keys, xs, ys, lo, hi = [], [], [], [], [], []
-    start = 0
-    for i, tug in enumerate(sim.tugs):
-        node_xy[i] = x[tug.node], y[tug.node]
-        if tug.activity == DRIVING and len(tug.path) >= 2:
-            slot = len(driving)
-            driving.append(i)
-            keys.append(slot * _SPAN + tug.times)
-            xs.append(x[tug.path])
-            ys.append(y[tug.path])
-            lo.append(start)
-            start += len(tug.path)
-            hi.append(start - 1)
-            valid[i] = tug.times[0]
-        elif tug.activity == HANDLING and len(tug.times):
-            valid[i] = min(sim.t, float(tug.times[-1]))
-    cat = (lambda a: np.concatenate(a)) if driving else (lambda a: np.empty(0))
-    return TugFrame(sim.t, node_xy, valid, np.asarray(driving, dtype=np.int64), cat(keys),
-                    cat(xs), cat(ys), np.asarray(lo, dtype=np.int64),
-                    np.asarray(hi, dtype=np.int64))
-
-
-def tug_infos(sim: Simulation) -> list[TugInfo]:
-    bags = sim.bags
-    out = []
-    for tug in sim.tugs:
-        ids = sim.onboard(tug)
-        dests = np.unique(bags.set.dest[ids]).tolist() if len(ids) else []
-        pickups = int(np.count_nonzero(bags.reserved[tug.pickup] == tug.id)) if len(tug.pickup) else 0
-        out.append(TugInfo(tug.id, int(tug.activity), int(tug.node), int(tug.target),
-                           int(bags.on_tug[tug.id]), int(tug.capacity), pickups, dests,
-                           int(tug.depot)))
-    return out
 
 
 class Stopped(Exception):
@@ -197,7 +90,7 @@ class SimWorker(QObject):
         self.activity = SimActivity()    # what the UI asked of this worker and it has not done
         self.native_id: int | None = None   # its thread's id in the OS (frame-rate reads it)
         self.races = RaceRunner(lambda generation: self.race and self.current(generation),
-                                self.raced.emit, Timing)
+                                self.raced.emit)
 
     # -- called from the UI thread (thread-safe) ----------------------------------------------
     def set_generation(self, generation: int) -> None:
@@ -243,13 +136,8 @@ class SimWorker(QObject):
             self.sim = sim      # (the variant was set with the request: a later pick stands)
             self.race_with = race_variants(config.route_engine)
             self._timings, self._round, self._series_sent = [], 0, 0
-            self._hook(sim)
-            facts = {"tugs": len(sim.tugs), "flights": len(sim.schedule.flights),
-                     "bags": len(sim.bags.set), "end": sim.end_time,
-                     "key_nodes": len(sim.tables.keys.key_nodes),
-                     "route_engine": sim.tables.engine,
-                     "recompute": str(sim.tables.policy),
-                     "build_s": time.perf_counter() - start}
+            sim.on_recompute = self._recomputed
+            facts = {**day_facts(sim), "build_s": time.perf_counter() - start}
             if not self.current(generation):
                 return
             self.loaded.emit(generation, facts)
@@ -272,7 +160,7 @@ class SimWorker(QObject):
             while sim.t < target_t and not sim.finished:
                 if not self.current(generation):
                     return  # stopping or superseded: drop the partial step
-                sim.tables.variant = self.variant
+                sim.set_variant(self.variant)
                 with self._engine():
                     sim.run_until(min(target_t, sim.t + SUBSTEP_S))
             self.stepped.emit(self._result(generation, time.perf_counter() - start))
@@ -295,15 +183,13 @@ class SimWorker(QObject):
         except EditError as exc:
             self.editRefused.emit(generation, str(exc))
             return
-        if "update" not in vars(sim.tables.keys):   # a new road graph: time its recomputes too
-            self._hook(sim)
         self.edited.emit(generation, applied, edited_layout(sim))
         self.stepped.emit(self._result(generation, 0.0))
 
     # -- inside ---------------------------------------------------------------------------------
     def _race_turn(self) -> None:
         """Race mode's turn, after a step has been handed over: variant solves one at a time
-        while nothing else is asked of the simulation (``gui.race_runner``)."""
+        while nothing else is asked of the simulation (``engine.sim.race``)."""
         if not self.races.pending:
             return
         try:
@@ -322,30 +208,22 @@ class SimWorker(QObject):
         return StepResult(generation, sim.snapshot(), tug_frame(sim), tug_infos(sim), timings,
                           series, wall_s, len(sim.tables.keys.key_nodes))
 
-    def _hook(self, sim: Simulation) -> None:
-        """Record every bag-aware recompute (and hand it to the race in race mode)."""
-        keys = sim.tables.keys
-        original = keys.update
-
-        def update(counts, variant):
-            started = time.perf_counter()
-            r = original(counts, variant)
-            self._round += 1
-            n = keys.solved_n
-            self._timings.append(Timing(self._round, sim.t, r.variant, r.seconds, n,
-                                        started=started, note=r.note))
-            if self.race:
-                with self._lock:
-                    generation = self._generation
-                self.races.submit(RaceJob(generation, self._round, sim.t, n, r.variant, r.dist,
-                                          keys.racer(), sim.tables.engine,
-                                          tuple(self.race_with)))
-            return r
-
-        keys.update = update
+    def _recomputed(self, keys, r, started: float) -> None:
+        """``Simulation.on_recompute``: record every bag-aware recompute (and hand it to the race
+        in race mode)."""
+        sim = self.sim
+        self._round += 1
+        n = keys.solved_n
+        self._timings.append(Timing(self._round, sim.t, r.variant, r.seconds, n,
+                                    started=started, note=r.note))
+        if self.race:
+            with self._lock:
+                generation = self._generation
+            self.races.submit(RaceJob(generation, self._round, sim.t, n, r.variant, r.dist,
+                                      keys.racer(), sim.tables.engine, tuple(self.race_with)))
 
 
-class SimThread(QObject):
+class SimThread(WorkerThread):
     """Owns the worker and its QThread; the UI talks to it through these queued signals."""
 
     _load = Signal(int, object, object)
@@ -353,19 +231,10 @@ class SimThread(QObject):
     _edit = Signal(int, object)
 
     def __init__(self, parent: QObject | None = None):
-        super().__init__(parent)
-        self.worker = SimWorker()
-        self.thread = QThread()
-        self.thread.setObjectName("bagroute-sim")
-        self.worker.moveToThread(self.thread)
+        super().__init__(SimWorker(), "bagroute-sim", parent)
         self._load.connect(self.worker.load)
         self._advance.connect(self.worker.advance)
         self._edit.connect(self.worker.apply_edit)
-        self.thread.start()
-        self.closed = False
-        app = QCoreApplication.instance()
-        if app is not None:   # quitting without closing the window must still stop the thread
-            app.aboutToQuit.connect(self.shutdown)
 
     def load(self, generation: int, airport, config: SimConfig) -> None:
         self.worker.set_generation(generation)
@@ -380,12 +249,3 @@ class SimThread(QObject):
         """Queue a what-if edit into the simulation's thread (after any step already asked for)."""
         self.worker.activity.ask()
         self._edit.emit(generation, edit)
-
-    def shutdown(self, msecs: int = 60000) -> bool:
-        """Stop between sub-steps and wait for the thread to end (window closing)."""
-        if self.closed:
-            return True
-        self.closed = True
-        self.worker.stop()
-        self.thread.quit()
-        return self.thread.wait(msecs)

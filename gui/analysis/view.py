@@ -13,14 +13,14 @@ from PySide6.QtWidgets import (QHBoxLayout, QLabel, QListWidget, QListWidgetItem
                                QPushButton, QSplitter, QVBoxLayout, QWidget)
 
 from engine.airport.analysis import LayoutAnalysis, format_length
-from engine.commands.analyze import report_text
+from engine.airport.analysis_report import report_text
 from engine.mst import variants as mst_variants
 from engine.mst.solve import AUTO, CPU_FALLBACK, GPU_MIN_EDGES
 
-from .analysis_worker import AnalysisRunner
-from .map_view import (ONE_WAY_ARROW, ROAD, ROUTE_LEGEND, AirportMapView, MapScatter,
-                       arrow_symbol)
-from .variant_picker import VariantPicker
+from .worker import AnalysisRunner
+from ..map.map_view import ROUTE_LEGEND, AirportMapView
+from ..map.style import ONE_WAY_ARROW, ROAD, MapScatter, arrow_symbol
+from ..route.variant_picker import VariantPicker
 
 TREE = "#343a40"     # dark: the road the layout needs; the light grey rest is what it has beyond
 BRIDGE = "#e8590c"
@@ -252,26 +252,3 @@ class LayoutAnalysisWindow(QWidget):
         item.setZValue(5)
         self.map_view.addItem(item)
         self._overlay.append(item)
-
-
-def screenshot(airport_name: str, path: str) -> None:
-    """Save the analysis window of a bundled airport as PNG (docs/spanning-trees.md's picture):
-    ``xvfb-run -a -s "-screen 0 1600x1000x24" python -m gui.layout_analysis_view hub-atl \
-    docs/images/screenshot-layout-analysis.png``."""
-    from PySide6.QtWidgets import QApplication
-
-    from engine.airport.layout_io import load_bundled_or_file
-    app = QApplication.instance() or QApplication([])
-    window = LayoutAnalysisWindow(load_bundled_or_file(airport_name))
-    window.show()
-
-    def save():
-        window.grab().save(path)
-        app.quit()
-    window.analysed.connect(lambda _: QTimer.singleShot(300, save))  # once laid out again
-    app.exec()
-
-
-if __name__ == "__main__":
-    import sys
-    screenshot(*sys.argv[1:3])

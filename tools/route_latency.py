@@ -4,7 +4,7 @@ A bag-aware recompute starts when the worker sees the bags change; its result tr
 step that ran it to the UI thread, which draws it once the displayed clock reaches that step.
 ``RouteLatency`` records, per recompute the dispatcher used: from the recompute's start to the UI
 thread receiving the step (solve, the rest of the step, the hand-over; race mode's other solves
-run after the step, ``gui.race_runner``), plus from the step being shown to the map's next paint
+run after the step, ``engine.sim.race``), plus from the step being shown to the map's next paint
 having finished. The wait in between — results are
 computed ahead of the displayed clock on purpose, so that tugs glide — is left out: it is the
 player's look-ahead, not the route's latency.

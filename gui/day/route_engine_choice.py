@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QWidget
 from engine.sim.route_engine import ALL_PAIRS, ENGINES, FROM_TUGS
 from engine.sssp import variants as sssp_variants
 
-from .variant_picker import VariantPicker
+from ..route.variant_picker import VariantPicker
 
 SSSP_AUTO = SimpleNamespace(name="auto", available=True, reason=None,
                             description="auto: gpu-fast-sssp where a GPU is worth it, else "

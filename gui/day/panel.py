@@ -11,7 +11,7 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QDoubleSpinBox, QFormLayout
 
 from engine.sim.tugs import ACTIVITY_NAMES, DRIVING, HANDLING
 
-from .tug_layer import SELECTED, TUG_COLORS
+from ..map.tug_layer import SELECTED, TUG_COLORS
 
 MUTED = "#5f6b7a"
 POLICIES = (("shortest-path", "Shortest path (bag-aware)"), ("baseline", "Baseline (nearest job)"))

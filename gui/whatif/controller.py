@@ -13,18 +13,21 @@ from __future__ import annotations
 
 from collections import deque
 from pathlib import Path
+from typing import Callable
 
 from PySide6.QtCore import QObject, Qt, Signal
-from PySide6.QtGui import QAction, QCursor, QKeySequence, QUndoCommand, QUndoStack
+from PySide6.QtGui import QCursor, QKeySequence, QUndoCommand, QUndoStack
 from PySide6.QtWidgets import QFileDialog, QMenu
 
 from engine.airport.layout_io import LayoutError
 from engine.sim.edits import CloseGate, CloseRoad, OpenGate, OpenRoad, save_edited
 
-from .sim_panel import format_clock
-from .sim_worker import SimThread
-from .whatif_layer import WhatIfLayer
-from .whatif_panel import WhatIfPanel
+from ..day.panel import format_clock
+from ..shell.actions import ActionRegistry, ActionSpec
+from ..shell.docks import Docks
+from ..day.worker import SimThread
+from ..map.whatif_layer import WhatIfLayer
+from .panel import WhatIfPanel
 
 GATE_CHOICES = 8        # gates offered by name when closing one (the nearest open ones)
 
@@ -52,17 +55,16 @@ class WhatIf(QObject):
     refused = Signal(str)
     compared = Signal(float)
 
-    def __init__(self, window):
-        super().__init__(window)
-        self.window = window
-        self.player = window.player
-        self.view = window.map_view
+    def __init__(self, player, map_view, status, actions: ActionRegistry, docks: Docks,
+                 beside, day: Callable[[], tuple], parent: QObject | None = None):
+        """``day()``: (airport, SimConfig) of the day as planned, read when a day is loaded;
+        ``beside``: the dock the What-if dock is a tab of."""
+        super().__init__(parent)
+        self.player, self.view, self.status, self.actions = player, map_view, status, actions
+        self.day = day
         self.stack = QUndoStack(self)
         self.panel = WhatIfPanel(self.stack)
-        self.dock = window._scroll_dock("What-if", "whatif-dock", self.panel,
-                                        Qt.DockWidgetArea.RightDockWidgetArea)
-        window.tabifyDockWidget(window.sim_dock, self.dock)
-        window.sim_dock.raise_()
+        self.dock = docks.add("What-if", "whatif-dock", self.panel, scroll=True, beside=beside)
         self.layer = WhatIfLayer(self.view)
         self.base = None             # (airport, SimConfig) of the day as planned
         self.layout = None           # the airport as edited (``edited_layout``), None: no edit
@@ -94,24 +96,16 @@ class WhatIf(QObject):
 
     # -- actions ---------------------------------------------------------------------------------
     def _build_actions(self) -> None:
-        w = self.window
         self.undo_action = self.stack.createUndoAction(self, "&Undo edit")
         self.undo_action.setShortcut(QKeySequence("Ctrl+Z"))
         self.redo_action = self.stack.createRedoAction(self, "&Redo edit")
         self.redo_action.setShortcut(QKeySequence("Ctrl+Shift+Z"))
-        self.save_action = QAction("Save &edited layout as…", self)
-        self.save_action.setShortcut(QKeySequence("Ctrl+Shift+S"))
-        self.save_action.triggered.connect(lambda: self.save_layout())
-        menus = w.menuBar().actions()
-        file_menu = next(a.menu() for a in menus if a.text() == "&File")
-        first_export = next(a for a in file_menu.actions() if a.text().startswith("Export"))
-        file_menu.insertAction(first_export, self.save_action)
-        edit_menu = QMenu("&Edit", w)
-        edit_menu.addAction(self.undo_action)
-        edit_menu.addAction(self.redo_action)
-        w.menuBar().insertMenu(menus[1], edit_menu)
-        for action in (self.undo_action, self.redo_action, self.save_action):
-            w.addAction(action)      # shortcuts work wherever the focus is
+        a = self.actions
+        self.save_action = a.register(ActionSpec(
+            "file.save-edited", "Save &edited layout as…", lambda: self.save_layout(), "file",
+            ("Ctrl+Shift+S",), before="file.export-kpis", window_wide=True))
+        for action_id, action in (("edit.undo", self.undo_action), ("edit.redo", self.redo_action)):
+            a.add(action_id, action, "edit", window_wide=True)  # shortcuts work anywhere
         self._update_actions()
 
     def _update_actions(self) -> None:
@@ -122,7 +116,7 @@ class WhatIf(QObject):
     def edit(self, edit) -> None:
         """Apply ``edit`` (``engine.sim.edits``) to the running day, undoably."""
         if self.base is None:
-            self.window.show_status("The simulated day is still being prepared: edit it then.")
+            self.status.hold("The simulated day is still being prepared: edit it then.")
             return
         self.stack.push(EditCommand(self, edit))
 
@@ -171,7 +165,7 @@ class WhatIf(QObject):
             self.moved_gates.pop(applied.edit.gate, None)
         self._draw()
         self.panel.set_fleets(layout.fleets)
-        self.window.show_status(applied.report())
+        self.status.hold(applied.report())
         self._update_actions()
         if not self._twin_generation:
             self._start_twin()
@@ -183,7 +177,7 @@ class WhatIf(QObject):
             return
         command, redo = self._sent
         self._sent = None
-        self.window.show_status(f"Edit not applied: {why}")
+        self.status.hold(f"Edit not applied: {why}")
         if redo and command.inverse is None:     # never applied: it leaves the stack
             command.refused = True
             command.setObsolete(True)
@@ -253,7 +247,7 @@ class WhatIf(QObject):
     def _new_menu(self) -> QMenu:
         if self.menu is not None:
             self.menu.close()
-        self.menu = QMenu(self.window)
+        self.menu = QMenu(self.view.window())
         return self.menu
 
     def _nearest_open_gates(self, gate: str) -> list[str]:
@@ -271,11 +265,11 @@ class WhatIf(QObject):
     def save_layout(self, path=None) -> Path | None:
         """File ▸ Save edited layout as…: the airport as edited, as a layout file."""
         if self.layout is None:
-            self.window.show_status("No edits to save yet.")
+            self.status.hold("No edits to save yet.")
             return None
         if path is None:
             name = self.base[0].name.replace(" ", "-")
-            path, _ = QFileDialog.getSaveFileName(self.window, "Save edited layout",
+            path, _ = QFileDialog.getSaveFileName(self.view.window(), "Save edited layout",
                                                   str(Path.cwd() / f"{name}-edited.json"),
                                                   "Airport layouts (*.json)")
             if not path:
@@ -283,22 +277,22 @@ class WhatIf(QObject):
         try:
             save_edited(self.layout, path, self.history())
         except (LayoutError, OSError) as exc:
-            self.window._show_error("Could not save the edited layout", str(exc))
+            self.status.error("Could not save the edited layout", str(exc))
             return None
-        self.window.show_status(f"Saved the edited layout ({len(self.history())} edits) to {path}")
+        self.status.hold(f"Saved the edited layout ({len(self.history())} edits) to {path}")
         return Path(path)
 
     # -- a new day -------------------------------------------------------------------------------
     def _on_day_loaded(self, _facts) -> None:
         """A new day (new airport or restart): as planned, nothing edited, no twin yet."""
-        w = self.window
-        self.base = (w.airport, w.sim_config())
+        self.base = self.day()
+        airport = self.base[0]
         self.stack.clear()
         self._pending.clear()
         self._sent = None
         self.layout, self.last, self.moved_gates = None, None, {}
-        self.layer.set_airport(w.airport)
-        self.panel.set_fleets(w.airport.fleets)
+        self.layer.set_airport(airport)
+        self.panel.set_fleets(airport.fleets)
         self.panel.clear_compare()
         self._twin_generation, self._twin_busy = 0, False
         self._edited_at = {}

@@ -11,40 +11,11 @@ from __future__ import annotations
 
 import threading
 
-from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
+from PySide6.QtCore import QObject, QThreadPool, Signal
 
 from engine.airport import analysis as engine_analysis
 
-from .solver_worker import ENGINE_LOCK
-
-
-class AnalysisRelay(QObject):
-    """Carries a task's news to the UI thread. It has no parent: the task holds it, so the
-    window may close (and be deleted) before the answer comes."""
-
-    started = Signal(int)           # run id: the task has the engine and is computing
-    done = Signal(int, object)      # run id, LayoutAnalysis (None: cancelled before it started)
-    failed = Signal(int, str)       # run id, the error in one line
-
-
-class _AnalysisTask(QRunnable):
-    def __init__(self, run_id: int, airport, variant: str, relay: AnalysisRelay,
-                 cancelled: threading.Event):
-        super().__init__()
-        self._run_id, self._airport, self._variant = run_id, airport, variant
-        self._relay, self._cancelled = relay, cancelled
-
-    def run(self) -> None:  # worker thread
-        try:
-            with ENGINE_LOCK:  # a route solve or a simulation may hold it: wait our turn
-                if self._cancelled.is_set():
-                    self._relay.done.emit(self._run_id, None)
-                    return
-                self._relay.started.emit(self._run_id)
-                result = engine_analysis.analyze_layout(self._airport, self._variant)
-            self._relay.done.emit(self._run_id, result)
-        except Exception as exc:  # shown in the window, never a crash
-            self._relay.failed.emit(self._run_id, f"{exc.__class__.__name__}: {exc}")
+from ..workers import Relay, Task
 
 
 class AnalysisRunner(QObject):
@@ -58,7 +29,7 @@ class AnalysisRunner(QObject):
     def __init__(self, airport, parent: QObject | None = None):
         super().__init__(parent)
         self.airport = airport
-        self.relay = AnalysisRelay()
+        self.relay = Relay()
         self.relay.started.connect(self._on_started)
         self.relay.done.connect(self._on_done)
         self.relay.failed.connect(self._on_failed)
@@ -81,8 +52,10 @@ class AnalysisRunner(QObject):
         self._run_id += 1
         cancelled = threading.Event()
         self._current = (self._run_id, variant, cancelled)
-        QThreadPool.globalInstance().start(
-            _AnalysisTask(self._run_id, self.airport, variant, self.relay, cancelled))
+        airport = self.airport
+        QThreadPool.globalInstance().start(Task(
+            self._run_id, lambda _say: engine_analysis.analyze_layout(airport, variant),
+            self.relay, lambda: not cancelled.is_set()))
 
     def cancel(self) -> bool:
         """Drop the current run's answer (and skip its work if it has not begun); False if no
@@ -101,7 +74,7 @@ class AnalysisRunner(QObject):
             self.started.emit(self._current[1])
 
     def _on_done(self, run_id: int, result) -> None:
-        if self._is_current(run_id) and result is not None:
+        if self._is_current(run_id):
             self._current = None
             self.finished.emit(result)
 

@@ -16,8 +16,7 @@ from PySide6.QtWidgets import QGraphicsItem
 
 from engine.sim.tugs import DRIVING, HANDLING, IDLE
 
-from .map_view import MapScatter
-from .sim_worker import _SPAN
+from .style import MapScatter
 
 TUG_COLORS = {DRIVING: "#0b7285", HANDLING: "#d6336c", IDLE: "#868e96"}
 TUG_LABELS = {DRIVING: "Tug driving", HANDLING: "Tug loading/unloading", IDLE: "Tug idle"}
@@ -290,12 +289,9 @@ class TugLayer:
             if self.leg_source is not None:
                 self._leg = self.leg_source(self.selected, self._clock)
             else:
-                frame = self.result.frame
-                slot = np.flatnonzero(frame.driving == self.selected)
-                if len(slot):
-                    s = int(slot[0])
-                    lo, hi = int(frame.lo[s]), int(frame.hi[s])
-                    self._leg = (np.asarray(path), frame.keys[lo:hi + 1] - s * _SPAN)
+                times = self.result.frame.leg_times(self.selected)
+                if times is not None:
+                    self._leg = (np.asarray(path), times)
             p = self.xy[path]
             self.route_casing.setData(p[:, 0], p[:, 1])
             self.route_line.setData(p[:, 0], p[:, 1])

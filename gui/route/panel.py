@@ -9,8 +9,8 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (QButtonGroup, QComboBox, QFormLayout, QGroupBox, QLabel, QPushButton,
                                QRadioButton, QSizePolicy, QVBoxLayout, QWidget)
 
-from .map_view import FROM_RING, KIND_STYLES, ROUTE, TO_RING
-from .route_summary import BAGS, TIME, RouteSummary, format_cost, format_seconds
+from ..map.style import FROM_RING, KIND_STYLES, ROUTE, TO_RING
+from engine.airport.route_summary import BAGS, TIME, RouteSummary, format_cost, format_seconds
 from .variant_picker import VariantPicker
 
 MUTED = "#5f6b7a"

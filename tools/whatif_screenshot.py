@@ -1,6 +1,6 @@
 """Screenshot of a what-if edit (README): play a day, close a road, play on, show the compare panel.
 
-    xvfb-run -a -s "-screen 0 1600x1000x24" python -m gui.whatif_screenshot \
+    xvfb-run -a -s "-screen 0 1600x1000x24" python -m tools.whatif_screenshot \
         airports/regional.json SORT Wh14 docs/images/screenshot-whatif.png --at 7200 --until 21600
 """
 
@@ -25,8 +25,8 @@ def main(argv: list[str]) -> int:
 
     from engine.sim.edits import CloseRoad
 
-    from .main_window import MainWindow
-    from .settings import file_settings
+    from gui.main_window import MainWindow
+    from gui.settings import file_settings
 
     def wait(done, seconds=600.0) -> None:
         end = time.monotonic() + seconds

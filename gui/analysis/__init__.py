@@ -1,0 +1,1 @@
+"""The layout analysis window: minimum service roads and bridges."""

@@ -1,0 +1,1 @@
+"""The live simulated day: its worker thread, the player that animates it, its panel and plots."""

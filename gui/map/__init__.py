@@ -1,0 +1,1 @@
+"""The airport map: the view and its layers (tugs, what-if closures)."""

@@ -1,0 +1,78 @@
+"""Files around the window: the recent airports (in the settings and their menu), a file dropped
+on the window, and saving an export where the user picks."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Callable
+
+from PySide6.QtCore import QSettings
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QFileDialog, QMenu, QWidget
+
+RECENT_MAX = 8
+
+
+class RecentFiles:
+    """The last airports opened (``recent/files`` in the settings), newest first, as a menu whose
+    entries call ``open_fn(path)``."""
+
+    def __init__(self, settings: QSettings, menu: QMenu, open_fn: Callable[[str], object]):
+        self.settings, self.menu, self.open_fn = settings, menu, open_fn
+        self.fill()
+
+    def files(self) -> list[str]:
+        value = self.settings.value("recent/files", [])
+        if isinstance(value, str):
+            value = [value] if value else []
+        return [str(v) for v in (value or [])]
+
+    def remember(self, path) -> None:
+        p = str(Path(path).resolve())
+        files = [p] + [f for f in self.files() if f != p]
+        self.settings.setValue("recent/files", files[:RECENT_MAX])
+        self.fill()
+
+    def fill(self) -> None:
+        self.menu.clear()
+        files = self.files()
+        for f in files:
+            action = QAction(Path(f).name, self.menu)
+            action.setToolTip(f)
+            action.setStatusTip(f)
+            action.triggered.connect(lambda _=False, p=f: self.open_fn(p))
+            self.menu.addAction(action)
+        self.menu.setEnabled(bool(files))
+
+
+def dropped_file(event) -> str | None:
+    """The first local file of a drag-and-drop event, or None."""
+    md = event.mimeData()
+    if md.hasUrls():
+        for url in md.urls():
+            if url.isLocalFile():
+                return url.toLocalFile()
+    return None
+
+
+def save_grab(widget: QWidget, path) -> Path:
+    """``widget`` as it is on screen, saved as an image (the format from the suffix)."""
+    path = Path(path)
+    if not widget.grab().save(str(path)):
+        raise OSError(f"could not write {path}")
+    return path
+
+
+def export_to_chosen_file(parent: QWidget, status, write: Callable, title: str, name: str,
+                          filt: str) -> None:
+    """Ask where to save (starting at ``name`` in the working folder), ``write(path)`` there and
+    say where it went on the status line, or why not."""
+    path, _ = QFileDialog.getSaveFileName(parent, title, str(Path.cwd() / name), filt)
+    if not path:
+        return
+    try:
+        out = write(path)
+    except Exception as exc:
+        status.error(f"Could not save {Path(path).name}", str(exc))
+        return
+    status.set(f"Saved {out}")

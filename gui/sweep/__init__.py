@@ -1,0 +1,1 @@
+"""The sweep results window."""
