@@ -2,10 +2,10 @@
 
 A GPU variant's first use on a machine compiles its kernels (gpu-fast at the hub's size: about
 30 s cold, H100). ``start`` begins that compile in a child process (``python -m
-engine.gpu_warmup``), which solves a random graph of the size the caller will solve and so fills
-the disk cache with exactly the kernels that size takes; no compile lock or interpreter lock is
-shared with the caller. Until the child has finished, ``registry.run_or_fall_back`` runs the
-CPU fallback in the variant's place with a note saying why; then the variant loads its kernels
+engine.gpu_warmup``), which solves random graphs of the sizes the caller will solve and so fills
+the disk cache with exactly the kernels those sizes take; no compile lock or interpreter lock is
+shared with the caller. While any such child runs for a variant, ``registry.run_or_fall_back``
+runs the CPU fallback in its place with a note saying why; then the variant loads its kernels
 from the cache and takes over. A warm-up that fails leaves the variant to fail (and fall back)
 on its own, as it would have without one.
 """
@@ -15,50 +15,64 @@ from __future__ import annotations
 import subprocess
 import sys
 import threading
+from typing import Callable
 
 FAMILIES = ("apsp", "sssp")
-_STATE: dict[str, str] = {}  # variant name -> "compiling" | "ready" | "failed: why"
+_SIZES: dict[str, set[int]] = {}   # variant -> sizes compiled for, or being compiled
+_RUNNING: dict[str, int] = {}      # variant -> children still compiling
+_FAILED: dict[str, str] = {}       # variant -> why its last failed warm-up failed
 _LOCK = threading.Lock()
 
 
-def start(family: str, variant: str, n: int) -> bool:
-    """Compile ``variant`` of ``family`` for n-vertex graphs in the background; False (nothing
-    started) where it is compiling, ready or failed already in this process."""
+def start(family: str, variant: str, sizes, on_done: Callable[[str], None] | None = None) -> bool:
+    """Compile ``variant`` of ``family`` for graphs of each of ``sizes`` vertices in the
+    background; False (nothing started) where every size was asked for before in this process.
+    ``on_done(state)`` is called from a background thread when this compile ends."""
     if family not in FAMILIES:
         raise ValueError(f"family must be one of {', '.join(FAMILIES)}, got {family!r}")
     with _LOCK:
-        if variant in _STATE:
+        new = sorted({max(int(n), 1) for n in sizes} - _SIZES.setdefault(variant, set()))
+        if not new:
             return False
-        _STATE[variant] = "compiling"
-    command = [sys.executable, "-m", __name__, family, variant, str(int(n))]
-    threading.Thread(target=_wait_for, args=(variant, command), daemon=True,
+        _SIZES[variant].update(new)
+        _RUNNING[variant] = _RUNNING.get(variant, 0) + 1
+    command = [sys.executable, "-m", __name__, family, variant, *map(str, new)]
+    threading.Thread(target=_wait_for, args=(variant, command, on_done), daemon=True,
                      name=f"bagroute-warm-{variant}").start()
     return True
 
 
-def _wait_for(variant: str, command: list) -> None:
+def _wait_for(variant: str, command: list, on_done) -> None:
     try:
         done = subprocess.run(command, capture_output=True, text=True)
-        failed = done.returncode != 0
-        why = (done.stderr.strip().splitlines() or [f"exit status {done.returncode}"])[-1]
+        why = None if done.returncode == 0 else (
+            (done.stderr.strip().splitlines() or [f"exit status {done.returncode}"])[-1])
     except OSError as exc:
-        failed, why = True, str(exc)
+        why = str(exc)
     with _LOCK:
-        _STATE[variant] = f"failed: {why[:200]}" if failed else "ready"
+        _RUNNING[variant] -= 1
+        if why is not None:
+            _FAILED[variant] = why[:200]
+    if on_done is not None:
+        on_done(state(variant))
 
 
 def compiling(variant: str) -> bool:
     """True while a background compile of ``variant`` runs."""
-    return _STATE.get(variant) == "compiling"
+    return _RUNNING.get(variant, 0) > 0
 
 
 def state(variant: str) -> str | None:
-    """"compiling", "ready", "failed: why", or None where no warm-up was started."""
-    return _STATE.get(variant)
+    """"compiling", "failed: why", "ready", or None where no warm-up was started."""
+    if variant not in _SIZES:
+        return None
+    if compiling(variant):
+        return "compiling"
+    return f"failed: {_FAILED[variant]}" if variant in _FAILED else "ready"
 
 
 def wait(variant: str, timeout: float | None = None) -> str | None:
-    """Block until ``variant``'s warm-up ends (or ``timeout`` seconds); its state then."""
+    """Block until ``variant``'s warm-ups end (or ``timeout`` seconds); its state then."""
     for thread in threading.enumerate():
         if thread.name == f"bagroute-warm-{variant}":
             thread.join(timeout)
@@ -70,7 +84,7 @@ def _solve_once(family: str, variant: str, n: int) -> None:
     import numpy as np
 
     from .apsp.random_graph import paper_random_graph
-    w = paper_random_graph(max(n, 1), 15, seed=0)
+    w = paper_random_graph(n, 15, seed=0)
     if family == "apsp":
         from .apsp import solve
         result = solve(w, variant)
@@ -82,4 +96,5 @@ def _solve_once(family: str, variant: str, n: int) -> None:
 
 
 if __name__ == "__main__":
-    _solve_once(sys.argv[1], sys.argv[2], int(sys.argv[3]))
+    for size in sys.argv[3:]:
+        _solve_once(sys.argv[1], sys.argv[2], int(size))

@@ -13,7 +13,8 @@ from engine.gpu_launch import lazy_kernel
 
 @pytest.fixture(autouse=True)
 def no_warm_ups(monkeypatch):
-    monkeypatch.setattr(gpu_warmup, "_STATE", {})
+    for name in ("_SIZES", "_RUNNING", "_FAILED"):
+        monkeypatch.setattr(gpu_warmup, name, {})
 
 
 def reference(w):
@@ -22,7 +23,9 @@ def reference(w):
 
 def test_while_a_variant_compiles_the_cpu_answers_and_says_why(monkeypatch):
     w = paper_random_graph(12, 30, seed=3)
-    monkeypatch.setitem(gpu_warmup._STATE, "gpu-fast", "compiling")
+    monkeypatch.setitem(gpu_warmup._SIZES, "gpu-fast", {12})
+    monkeypatch.setitem(gpu_warmup._RUNNING, "gpu-fast", 1)
+    assert gpu_warmup.state("gpu-fast") == "compiling"
     r = solve(w, "gpu-fast")
     assert r.variant == "cpu-blocked"
     assert "gpu-fast compiling for this GPU (first use)" in r.note
@@ -30,9 +33,10 @@ def test_while_a_variant_compiles_the_cpu_answers_and_says_why(monkeypatch):
 
 
 def test_a_finished_warm_up_hands_the_solves_to_the_gpu_variant():
-    assert gpu_warmup.start("apsp", "gpu-fast", 20)
-    assert not gpu_warmup.start("apsp", "gpu-fast", 20)  # one warm-up per variant
-    assert gpu_warmup.wait("gpu-fast", timeout=300) == "ready"
+    ended = []
+    assert gpu_warmup.start("apsp", "gpu-fast", (20, 5), ended.append)
+    assert not gpu_warmup.start("apsp", "gpu-fast", (5,))  # each size compiled once
+    assert gpu_warmup.wait("gpu-fast", timeout=300) == "ready" and ended == ["ready"]
     w = paper_random_graph(20, 30, seed=4)
     r = solve(w, "gpu-fast")
     assert (r.variant, r.note) == ("gpu-fast", None)
@@ -40,14 +44,14 @@ def test_a_finished_warm_up_hands_the_solves_to_the_gpu_variant():
 
 
 def test_a_failed_warm_up_says_why_and_leaves_the_variant_to_run_or_fall_back():
-    gpu_warmup.start("apsp", "no-such-variant", 8)
+    gpu_warmup.start("apsp", "no-such-variant", (8,))
     state = gpu_warmup.wait("no-such-variant", timeout=300)
     assert state.startswith("failed: ") and "no-such-variant" in state
 
 
 def test_an_unknown_family_is_refused():
     with pytest.raises(ValueError, match="family must be one of apsp, sssp"):
-        gpu_warmup.start("mst", "gpu-fast-mst", 8)
+        gpu_warmup.start("mst", "gpu-fast-mst", (8,))
 
 
 def test_a_lazy_kernel_compiles_on_first_launch_only():

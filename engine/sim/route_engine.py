@@ -64,6 +64,13 @@ def warm_up(engine: str, variant: str) -> None:
     all_pairs_solver(engine)(_WARM_UP, variant)
 
 
+def solve_sizes(engine: str, keys: KeyGraph) -> tuple[str, tuple[int, ...]]:
+    """The family and the graph sizes the engine's solves of a day take (``gpu_warmup``)."""
+    if check_engine(engine) == FROM_TUGS:
+        return "sssp", (keys.net.n,)
+    return "apsp", (len(keys.key_nodes), len(keys.junctions))
+
+
 def key_graph(engine: str, net: RoadNetwork, key: np.ndarray, variant: str,
               tug_nodes: Callable[[], np.ndarray]) -> KeyGraph:
     if check_engine(engine) == FROM_TUGS:

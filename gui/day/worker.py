@@ -25,10 +25,13 @@ from dataclasses import dataclass, field
 
 from PySide6.QtCore import QObject, Signal, Slot
 
+from engine import gpu_warmup
+from engine.gpu_device import simulated
 from engine.sim import SimConfig, Simulation
 from engine.sim.edits import EditError, apply_edit, edited_layout
 from engine.sim.frame import TugFrame, TugInfo, day_facts, tug_frame, tug_infos
 from engine.sim.race import RaceJob, RaceRunner, SimActivity, Timing, race_variants
+from engine.sim.route_engine import solve_sizes, variants_of
 from ..workers import ENGINE_LOCK, WorkerThread
 
 SUBSTEP_S = 30.0        # simulated seconds between two looks at the stop flag
@@ -161,6 +164,7 @@ class SimWorker(QObject):
                 if not self.current(generation):
                     return  # stopping or superseded: drop the partial step
                 sim.set_variant(self.variant)
+                self._compile_in_background(sim)
                 with self._engine():
                     sim.run_until(min(target_t, sim.t + SUBSTEP_S))
             self.stepped.emit(self._result(generation, time.perf_counter() - start))
@@ -169,6 +173,19 @@ class SimWorker(QObject):
         except Exception as exc:
             traceback.print_exc()
             self.failed.emit(generation, f"{exc.__class__.__name__}: {exc}")
+
+    def _compile_in_background(self, sim: Simulation) -> None:
+        """On a real GPU, a GPU variant's first use compiles its kernels for this day's sizes in
+        a process of their own; the CPU solves meanwhile, each recompute's note says so."""
+        if simulated() or self.variant not in self._gpu_variants(sim.tables.engine):
+            return
+        family, sizes = solve_sizes(sim.tables.engine, sim.tables.keys)
+        gpu_warmup.start(family, self.variant, sizes)
+
+    @staticmethod
+    @functools.cache
+    def _gpu_variants(engine: str) -> frozenset:
+        return frozenset(v.name for v in variants_of(engine) if v.family == "gpu")
 
     @Slot(int, object)
     @_asked

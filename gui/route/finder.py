@@ -48,6 +48,7 @@ class RouteFinder(QObject):
         self.solver.failed.connect(self._on_failed)
         self.solver.compiling.connect(
             lambda variant: self.status.set(f"{COMPILING_MESSAGE} ({variant})…"))
+        self.solver.compiled.connect(self._on_compiled)
         map_view.nodeClicked.connect(self._on_node_clicked)
         self.panel.fromChanged.connect(lambda node_id: self.set_endpoints(node_id, self.to_id))
         self.panel.toChanged.connect(lambda node_id: self.set_endpoints(self.from_id, node_id))
@@ -166,6 +167,17 @@ class RouteFinder(QObject):
             f"{format_duration(result.seconds)}")
         self.solveFinished.emit(result)
         self._show_route()
+
+    def _on_compiled(self, variant: str, state: str) -> None:
+        """A GPU variant's background compile ended: it takes over from the CPU (solved again),
+        or the CPU goes on, saying why."""
+        if state == "ready":
+            self.status.set(f"{variant} compiled: the GPU takes over from the CPU")
+            if variant == self.variant:
+                self.request_solve()
+        else:
+            self.status.error(f"{variant} could not be compiled; the CPU goes on",
+                              state.removeprefix("failed: "), dialog=False)
 
     def _on_failed(self, job, message: str) -> None:
         if job.context != (self._serial, self.cost_mode, self.variant):

@@ -16,7 +16,9 @@ from typing import Any, Callable
 import numpy as np
 from PySide6.QtCore import QObject, QThreadPool, Signal, Slot
 
+from engine import gpu_warmup
 from engine.apsp import get_variant, solve as apsp_solve
+from engine.gpu_device import simulated
 
 from ..workers import Relay, Task
 
@@ -35,14 +37,20 @@ class SolveJob:
 WARM_UP = np.array([[0, 1, np.inf], [np.inf, 0, 1], [1, np.inf, 0]], dtype=np.float64)
 
 
-def _solve_work(job: SolveJob, solve: Callable, warmed: set[str] | None) -> Callable:
-    """The task's work: warm the variant up once (saying "compiling" for a GPU one), then solve."""
+def _solve_work(job: SolveJob, solve: Callable, warmed: set[str] | None,
+                background_compile: Callable | None) -> Callable:
+    """The task's work: warm the variant up once, then solve. A GPU variant says "compiling";
+    with ``background_compile`` its kernels compile in a process of their own for this size
+    while the CPU answers (``gpu_warmup``), else here, before the solve."""
     def work(say):
         if warmed is not None and job.variant not in warmed:
+            warmed.add(job.variant)
             if _is_gpu(job.variant):
                 say("compiling")
+                if background_compile is not None:
+                    background_compile(job.variant, len(job.cost))
+                    return solve(job.cost, job.variant)
             solve(WARM_UP, job.variant)  # JIT-compile outside the measured solve
-            warmed.add(job.variant)
         return solve(job.cost, job.variant)
     return work
 
@@ -60,12 +68,14 @@ class SolverWorker(QObject):
     ``solved(job, result)`` and ``failed(job, message)`` are emitted on the UI thread for the
     *current* job only; stale outcomes are dropped here (and counted in ``dropped``);
     ``compiling(variant)`` before a GPU variant's first solve in this process, which compiles
-    its kernels (or loads them from the disk cache).
+    its kernels (or loads them from the disk cache): on a real GPU in the background, the CPU
+    answering meanwhile, and ``compiled(variant, state)`` when that ends.
     """
 
     solved = Signal(object, object)   # SolveJob, APSPResult
     failed = Signal(object, str)      # SolveJob, message
     compiling = Signal(str)           # variant
+    compiled = Signal(str, str)       # variant, gpu_warmup state ("ready" or "failed: why")
     busyChanged = Signal(bool)
 
     def __init__(self, parent: QObject | None = None, solve_fn: Callable = apsp_solve,
@@ -75,6 +85,8 @@ class SolverWorker(QObject):
         # Warm-up (compile) before a variant's first solve: by default only for the real engine.
         self._warmed: set[str] | None = set() if (solve_fn is apsp_solve if warm_up is None
                                                    else warm_up) else None
+        self._background_compile = (self._compile_in_background
+                                    if self._warmed is not None and not simulated() else None)
         self._pool = QThreadPool(self)
         self._pool.setMaxThreadCount(1)
         self._lock = threading.Lock()
@@ -101,9 +113,13 @@ class SolverWorker(QObject):
         self._in_flight += 1
         if self._in_flight == 1:
             self.busyChanged.emit(True)
-        self._pool.start(Task(job, _solve_work(job, self._solve_fn, self._warmed), self._relay,
+        self._pool.start(Task(job, _solve_work(job, self._solve_fn, self._warmed,
+                                               self._background_compile), self._relay,
                               lambda: self.is_current(job.generation)))
         return job
+
+    def _compile_in_background(self, variant: str, n: int) -> None:
+        gpu_warmup.start("apsp", variant, (n,), lambda state: self.compiled.emit(variant, state))
 
     def cancel(self) -> None:
         """Make every outstanding request stale (a solve already running finishes unseen)."""
