@@ -96,7 +96,7 @@ def measure(variant: str, cost: np.ndarray, graph: str, budget_s: float,
     if peer:
         dist, first = time_peer(variant, cost)
         check = check_result(cost, dist)
-        device = f"CPU (scipy/networkx)"
+        device = "CPU (scipy/networkx)"
     else:
         result = solve(cost, variant=variant)  # warm-up: JIT, first launch, allocations
         if result.variant != variant:

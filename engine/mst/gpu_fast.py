@@ -46,8 +46,9 @@ import numpy as np
 from numba import cuda, int64
 
 from ..gpu_device import simulated
-from ..gpu_launch import (THREADS, RoundLimitError, blocks_for, bounded_rounds, co_resident_blocks, kept_pinned,
+from ..gpu_launch import (THREADS, RoundLimitError, blocks_for, bounded_rounds, co_resident_blocks,
                           read_in_every_block, timed_on_device)
+from ..gpu_memory import kept_pinned
 from .gpu_common import NO_KEY, Forest, LaggedCounts, find, halving_rounds, kept_buffer, mark_in_forest, upload
 
 EDGE_MASK = 0xFFFFFFFF

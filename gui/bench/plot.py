@@ -12,8 +12,6 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont, QFontMetricsF
 from PySide6.QtWidgets import QSizePolicy
 
-from engine.apsp import variants as all_variants
-from engine.bench.apsp import PEERS, Point, is_random_graph
 
 # Distinct on white, colour-blind friendly first (Okabe–Ito), then a few more.
 PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000",
@@ -78,23 +76,14 @@ class PlainLogAxis(pg.AxisItem):
         return out
 
 
-def paper_ladder(p: Point) -> str | None:
-    """A Floyd–Warshall point's ladder: its random graph's density; None for an airport."""
-    return p.graph if is_random_graph(p.graph) else None
-
-
-def _ms(p: Point) -> float:
+def _ms(p) -> float:
     """The solve time drawn for ``p`` (a log axis cannot show 0)."""
     return max(p.kernel_median_ms, 1e-6)
 
 
-def _label_y(at_airport: list[Point]) -> float:
+def _label_y(at_airport: list) -> float:
     """Where an airport's name goes (log10 ms): a little under its lowest marker."""
     return math.log10(min(_ms(p) for p in at_airport)) - 0.12
-
-
-def _variant_order() -> list[str]:
-    return [v.name for v in all_variants()] + list(PEERS)
 
 
 class BenchPlot(pg.GraphicsLayoutWidget):
@@ -206,14 +195,13 @@ class BenchPlot(pg.GraphicsLayoutWidget):
             item.removeItem(self.budget_line)
             self.budget_line = None
 
-    def show_points(self, points: list[Point], budget_s: float, title: str,
-                    ladder_of: Callable | None = None) -> None:
+    def show_points(self, points: list, budget_s: float, title: str, ladder_of: Callable,
+                    order: list[str] = ()) -> None:
         """One curve per variant and ladder (``ladder_of(point)``: its ladder's name, None for
-        an airport's marker; default: the paper's random graphs by density)."""
-        ladder_of = ladder_of or paper_ladder
+        an airport's marker), variants in ``order`` (others after, by name)."""
         self.clear_points()
         self.setTitle(title)
-        order = _variant_order()
+        order = list(order)
         names = sorted({p.variant for p in points},
                        key=lambda v: (order.index(v) if v in order else len(order), v))
         ladders = list(dict.fromkeys(ladder_of(p) for p in points if ladder_of(p)))
@@ -258,7 +246,7 @@ class BenchPlot(pg.GraphicsLayoutWidget):
         self._fit_layout()  # the legend's width is known now; lay the items out again
         self.setRange(self.range, padding=0, disableAutoPixel=False)
 
-    def _name_airports(self, points: list[Point]) -> None:
+    def _name_airports(self, points: list) -> None:
         """One legend entry for every airport marker; each airport's name under its markers."""
         if not points:
             return
@@ -275,7 +263,7 @@ class BenchPlot(pg.GraphicsLayoutWidget):
             self.plot_item.addItem(label)
             self.airport_labels[airport] = label
 
-    def _tick_at_sizes(self, points: list[Point]) -> None:
+    def _tick_at_sizes(self, points: list) -> None:
         """Tick the vertex axis at the sizes measured, when they are few enough to read (the
         axis leaves off the labels that would overlap)."""
         sizes = sorted({p.n for p in points if p.n > 0})
@@ -285,7 +273,7 @@ class BenchPlot(pg.GraphicsLayoutWidget):
         else:
             axis.setTicks(None)
 
-    def _fit(self, points: list[Point], budget_ms: float, at_airports: list[Point]) -> None:
+    def _fit(self, points: list, budget_ms: float, at_airports: list) -> None:
         """Frame the points and the budget line (log10 view units), with a margin."""
         self._x_span = None
         if not points:

@@ -1,9 +1,10 @@
 """The benchmark window: time chosen variants over chosen sizes, plot them, save or open results.
 
-Runs the same benchmark as ``python main.py bench`` (engine.bench.run: the size ladder, bisection
-and airports; engine.bench.apsp.measure: warm-up outside the clock, median of repeats, every result
-checked against scipy) in a worker thread, and saves and opens the same JSON, so a run made on a
-GPU machine with the CLI can be shown on a laptop.
+Runs the same benchmark as ``python main.py bench`` (any problem of engine.bench.problems:
+warm-up outside the clock, median of repeats, every result checked against scipy) in a worker
+thread, and saves and opens the same JSON, so a run made on a GPU machine with the CLI can be
+shown on a laptop. Everything a problem shows (its options, columns, curves and summary) comes
+from its module (``BenchProblem``): no problem is named here.
 """
 
 from __future__ import annotations
@@ -15,36 +16,25 @@ from PySide6.QtGui import QAction, QBrush, QColor, QKeySequence
 from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QDoubleSpinBox,
                                QFileDialog, QFormLayout, QGroupBox, QHBoxLayout, QHeaderView,
                                QLabel, QLineEdit, QListWidget, QListWidgetItem, QMainWindow,
-                               QMessageBox, QProgressBar, QPushButton, QSpinBox, QSplitter,
+                               QMessageBox, QProgressBar, QPushButton, QSplitter,
                                QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
 
-from engine.bench.apsp import Point, Report, is_random_graph
-from engine.bench.problems import PROBLEMS, load_report, problem
-from engine.bench.run import Failure
 from engine.airport.layout_io import bundled_airports
+from engine.bench.problems import DEFAULT, PROBLEMS, load_report, problem
+from engine.bench.report import Report
+from engine.bench.run import Failure
 from engine.input_error import InputError
 
-from .bench_plot import BenchPlot
-from .bench_worker import BenchPlan, BenchRun, BenchWorker
-from .settings import app_settings
+from ..settings import app_settings
+from .options import OptionControls
+from .plot import BenchPlot
+from .worker import BenchPlan, BenchRun, BenchWorker
 
 CLOSE_WAIT_MS = 1500   # closing waits this long at most for the point being measured
 
 DEFAULT_SIZES = "64 128 256 500 1024"
-DENSITIES = {"15%": (15,), "85%": (85,), "15% and 85%": (15, 85)}
 PEER_DEVICE = "CPU (scipy/networkx)"
-COLUMNS = ("variant", "graph", "n", "ms end to end", "ms solve", "relaxations/s", "check",
-           "device")
-SSSP_COLUMNS = ("variant", "graph", "n", "sources", "ms warm", "ms solve", "ms first",
-                "ms upload", "check", "device")
-MST_COLUMNS = ("variant", "graph", "n", "m", "ms warm", "ms solve", "ms first", "ms upload",
-               "check", "device")
-NUMERIC = {"n", "m", "sources", "ms end to end", "ms solve", "relaxations/s", "ms warm", "ms first",
-           "ms upload"}
-SSSP_FAMILIES = {"grid, uniform, R-MAT": ("grid", "uniform", "rmat"), "road grid": ("grid",),
-                 "uniform random": ("uniform",), "R-MAT": ("rmat",)}
-TITLES = {"apsp": "Floyd–Warshall", "sssp": "Single-source shortest paths",
-          "mst": "Minimum spanning forests"}
+TEXT_COLUMNS = {"variant", "graph", "check", "device"}  # the others are numbers: right-aligned
 MAX_SIZE = 65536
 
 
@@ -62,38 +52,6 @@ def parse_sizes(text: str) -> tuple[int, ...]:
     if not sizes:
         raise ValueError("give at least one size (vertices), e.g. 64 128 256")
     return tuple(sorted(set(sizes)))
-
-
-def parse_sources(text: str) -> tuple[str, ...]:
-    """"1 96 all" -> ("1", "96", "all"); ValueError naming the bad entry."""
-    counts = tuple(dict.fromkeys(text.replace(",", " ").split()))
-    bad = [c for c in counts if c not in ("1", "96", "all")]
-    if bad or not counts:
-        raise ValueError(f"sources per call are 1, 96 or all, got {' '.join(bad) or 'nothing'}")
-    return counts
-
-
-def _fmt_ms(ms: float) -> str:
-    return f"{ms:,.3f}" if ms < 100 else f"{ms:,.1f}"
-
-
-def _short_ms(ms: float) -> str:
-    """Three significant figures, for a summary line: 0.0137, 3.65, 13.9, 1,827."""
-    return f"{ms:,.0f}" if ms >= 100 else f"{ms:.3g}"
-
-
-def sssp_ladder(p) -> str | None:
-    """An SSSP point's curve in the plot: its family (and degree) and how many sources; None
-    for an airport (a marker)."""
-    if p.family == "airport":
-        return None
-    family = p.family if p.family == "grid" else f"{p.family} {p.graph.rsplit('-', 1)[-1]}"
-    return f"{family}, {'all' if p.sources == p.n else p.sources} src"
-
-
-def mst_ladder(p) -> str | None:
-    """A spanning-forest point's curve in the plot: its family; None for an airport."""
-    return None if p.family == "airport" else p.family
 
 
 class BenchWindow(QMainWindow):
@@ -126,26 +84,23 @@ class BenchWindow(QMainWindow):
     # -- layout ----------------------------------------------------------------------------
 
     def _build(self) -> None:
-        self.setWindowTitle("BagRoute — Floyd–Warshall benchmark")
+        self.setWindowTitle(f"BagRoute — {problem(DEFAULT).NAME} benchmark")
         self.resize(1280, 820)
 
         self.problem_box = QComboBox()
         for name, module in PROBLEMS.items():
-            self.problem_box.addItem(TITLES.get(name, name), name)
+            self.problem_box.addItem(problem(name).NAME, name)
             self.problem_box.setItemData(self.problem_box.count() - 1, module.split(".")[-1],
                                          Qt.ItemDataRole.ToolTipRole)
         self.problem_box.setToolTip("What to benchmark: the variants, graphs and peers follow")
         self.variant_list = QListWidget()
         self.variant_list.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
-        self._fill_variants("apsp")
+        self._fill_variants(DEFAULT)
 
         self.sizes_edit = QLineEdit(DEFAULT_SIZES)
         self.sizes_edit.setToolTip("Vertex counts, separated by spaces. Each variant runs them "
                                    "in increasing order and stops at the first past the budget, "
                                    "then bisects between it and the last size that fit.")
-        self.density_box = QComboBox()
-        self.density_box.addItems(list(DENSITIES))
-        self.density_box.setToolTip("Edge density of the paper's random graphs")
         self.budget_spin = QDoubleSpinBox()
         self.budget_spin.setRange(0.01, 600.0)
         self.budget_spin.setDecimals(2)
@@ -154,30 +109,14 @@ class BenchWindow(QMainWindow):
         self.budget_spin.setToolTip("A variant stops its ladder once a solve takes longer; the "
                                     "paper asks how many vertices fit in 2 s")
 
-        self.bisect_spin = QSpinBox()
-        self.bisect_spin.setRange(0, 10)
-        self.bisect_spin.setValue(4)
-        self.bisect_spin.setSpecialValueText("off")
-        self.bisect_spin.setSuffix(" steps")
-        self.bisect_spin.setToolTip("Then halve the gap between the last size that fit and the "
-                                    "first past the budget this many times: a sharper largest n")
-        self.families_box = QComboBox()
-        self.families_box.addItems(list(SSSP_FAMILIES))
-        self.families_box.setToolTip("Graph families: a size N is a road grid of isqrt(N)², N "
-                                     "uniform random vertices (6 edges each), R-MAT of 2^log2 N")
-        self.sources_edit = QLineEdit("1 96")
-        self.sources_edit.setToolTip("Sources per call: 1, 96 (a fleet of tugs) and/or all")
         self.airports_check = QCheckBox("Then time the bundled airports")
         self.airports_check.setToolTip("Each variant once on each bundled airport's bag-aware "
                                        f"cost ({', '.join(bundled_airports())})")
 
         form = self.form = QFormLayout()
         form.addRow("Sizes (n):", self.sizes_edit)
-        form.addRow("Density:", self.density_box)
-        form.addRow("Graphs:", self.families_box)
-        form.addRow("Sources:", self.sources_edit)
+        self.controls = OptionControls({name: problem(name) for name in PROBLEMS}, form)
         form.addRow("Budget:", self.budget_spin)
-        form.addRow("Bisection:", self.bisect_spin)
         form.addRow(self.airports_check)
 
         self.run_button = QPushButton("Run")
@@ -225,16 +164,12 @@ class BenchWindow(QMainWindow):
         self.answers_label = QLabel()
         self.answers_label.setWordWrap(True)
         self.answers_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.table = QTableWidget(0, len(COLUMNS))
-        self.table.setHorizontalHeaderLabels(COLUMNS)
+        self.table = QTableWidget(0, 0)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.verticalHeader().setVisible(False)
         self.table.setAlternatingRowColors(True)
-        header = self.table.horizontalHeader()
-        for c in range(len(COLUMNS)):
-            header.setSectionResizeMode(c, QHeaderView.ResizeMode.ResizeToContents)
-        header.setSectionResizeMode(COLUMNS.index("check"), QHeaderView.ResizeMode.Stretch)
+        self._set_columns(problem(DEFAULT).COLUMNS)
 
         top = QWidget()
         tv = QVBoxLayout(top)
@@ -312,11 +247,8 @@ class BenchWindow(QMainWindow):
         name = self.problem
         self._fill_variants(name)
         self.set_selected_variants(self._default_variants(name))
-        for widget, shown in ((self.density_box, name == "apsp"), (self.bisect_spin, name == "apsp"),
-                              (self.families_box, name in ("sssp", "mst")), (self.sources_edit, name == "sssp")):
-            self.form.setRowVisible(widget, shown)
-        title = TITLES.get(name, name)
-        self.setWindowTitle(f"BagRoute — {title} benchmark")
+        self.controls.show_for(name)
+        self.setWindowTitle(f"BagRoute — {problem(name).NAME} benchmark")
         self._show_results_of(name)
 
     def _show_results_of(self, name: str) -> None:
@@ -376,20 +308,16 @@ class BenchWindow(QMainWindow):
             it.setCheckState(Qt.CheckState.Checked if on else Qt.CheckState.Unchecked)
         return self.selected_variants()
 
-    def set_plan(self, variants, sizes, density: str = "15%", budget_s: float = 2.0,
-                 bisect_steps: int = 4, airports: bool = False, problem_name: str = "apsp",
-                 families: str = "grid, uniform, R-MAT", sources: str = "1 96") -> None:
-        """Fill the controls (tests, scripts); ``density`` is a key of ``DENSITIES``,
-        ``families`` one of ``SSSP_FAMILIES``."""
+    def set_plan(self, variants, sizes, budget_s: float = 2.0, airports: bool = False,
+                 problem_name: str = DEFAULT, **options) -> None:
+        """Fill the controls (tests, scripts); ``options`` give the problem's own options as
+        their controls show them, by keyword (e.g. ``densities="15%"``, ``families="R-MAT"``)."""
         if problem_name != self.problem:
             self.set_problem(problem_name)
-        self.families_box.setCurrentText(families)
-        self.sources_edit.setText(sources)
+        self.controls.set_texts(options)
         self.set_selected_variants(variants)
         self.sizes_edit.setText(" ".join(str(n) for n in sizes))
-        self.density_box.setCurrentText(density)
         self.budget_spin.setValue(budget_s)
-        self.bisect_spin.setValue(bisect_steps)
         self.airports_check.setChecked(airports)
 
     def plan(self) -> BenchPlan:
@@ -398,15 +326,8 @@ class BenchWindow(QMainWindow):
         if not chosen:
             raise ValueError("tick at least one variant")
         airports = tuple(bundled_airports()) if self.airports_check.isChecked() else ()
-        options = ()
-        if self.problem == "sssp":
-            options = (("families", SSSP_FAMILIES[self.families_box.currentText()]),
-                       ("source_counts", parse_sources(self.sources_edit.text())))
-        elif self.problem == "mst":
-            options = (("families", SSSP_FAMILIES[self.families_box.currentText()]),)
-        return BenchPlan(tuple(chosen), parse_sizes(self.sizes_edit.text()),
-                         DENSITIES[self.density_box.currentText()], self.budget_spin.value(),
-                         self.bisect_spin.value(), airports, self.problem, options)
+        return BenchPlan(tuple(chosen), parse_sizes(self.sizes_edit.text()), self.budget_spin.value(),
+                         airports, self.problem, self.controls.values(self.problem))
 
     # -- running ---------------------------------------------------------------------------
 
@@ -433,8 +354,6 @@ class BenchWindow(QMainWindow):
         self._set_running(True)
         self.set_status(f"Running up to {plan.total} points "
                         f"({len(plan.variants)} variants × {len(plan.sizes)} sizes"
-                        f"{' × 2 densities' if len(plan.densities) > 1 else ''}"
-                        f"{' + bisection' if plan.bisect_steps else ''}"
                         f"{' + airports' if plan.airports else ''}); the first "
                         "point of each variant includes compiling it.")
         return self.worker.start(plan)
@@ -452,7 +371,7 @@ class BenchWindow(QMainWindow):
     def _on_measuring(self, variant: str, graph: str, n: int) -> None:
         self.set_status(f"Measuring {variant} on {graph}, n = {n}…")
 
-    def _on_measured(self, point: Point) -> None:
+    def _on_measured(self, point) -> None:
         self.report.points.append(point)
         self._show()
 
@@ -490,8 +409,8 @@ class BenchWindow(QMainWindow):
         for w in (self.save_button, self.save_action):
             w.setEnabled(not running and has)
         for w in (self.open_button, self.open_action, self.variant_list, self.sizes_edit,
-                  self.density_box, self.budget_spin, self.bisect_spin, self.airports_check,
-                  self.problem_box, self.families_box, self.sources_edit):
+                  self.budget_spin, self.airports_check, self.problem_box,
+                  *self.controls.widgets.values()):
             w.setEnabled(not running)
 
     # -- files -----------------------------------------------------------------------------
@@ -596,107 +515,41 @@ class BenchWindow(QMainWindow):
         return own or found
 
     def _show(self) -> None:
-        report = self.report
+        report, bench = self.report, problem(self.problem)
         points = report.points if report else []
         budget = report.budget_s if report else self.budget_spin.value()
-        sssp = self.problem in ("sssp", "mst")  # peers on several devices: name the machine
-        devices = [] if sssp else self.devices()
+        devices = self.devices() if bench.NAMES_DEVICES else []
         where = " / ".join(devices) if devices else (
             self._machine_words(report.machine) if report and report.machine else "")
-        title = TITLES.get(self.problem, self.problem)
-        self.plot.show_points(points, budget, f"{title} solve time" + (f" on {where}" if where else ""),
-                              ladder_of={"sssp": sssp_ladder, "mst": mst_ladder}.get(self.problem))
-        self._fill_table(points)
+        self.plot.show_points(points, budget, f"{bench.NAME} solve time" + (f" on {where}" if where else ""),
+                              ladder_of=bench.ladder_of, order=bench.variants())
+        self._fill_table(points, bench)
         if report is None:
             self.source_label.setText("<b>Results:</b> none yet")
             self.answers_label.setText("")
-            self.setWindowTitle(f"BagRoute — {title} benchmark")
+            self.setWindowTitle(f"BagRoute — {bench.NAME} benchmark")
             return
         machine = self._machine_words(report.machine) if report.machine else "this machine"
         self.source_label.setText(
             f"<b>Results:</b> {self.source} — <b>{machine}</b><br>"
             f"<span style='color:#555'>{report.command}</span>")
-        self.setWindowTitle(f"BagRoute — {title} benchmark — {self.source}"
+        self.setWindowTitle(f"BagRoute — {bench.NAME} benchmark — {self.source}"
                             + (f" ({where})" if where else ""))
-        self.answers_label.setText(self._sssp_answers_text(report) if sssp
-                                   else self._answers_text(report))
+        self.answers_label.setText(bench.summary_html(report))
 
-    def _answers_text(self, report: Report) -> str:
-        """The largest n within the budget per random-graph ladder, then, on a line of its own,
-        the fastest variant on each airport (an airport has one size: no "largest n")."""
-        lines = [line for line in (self._ladders_text(report), self._airports_text(report.points))
-                 if line]
-        return "<br>".join(lines)
+    def _set_columns(self, columns) -> None:
+        self.table.setColumnCount(len(columns))
+        self.table.setHorizontalHeaderLabels(columns)
+        header = self.table.horizontalHeader()
+        for c in range(len(columns)):
+            header.setSectionResizeMode(c, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(columns.index("check"), QHeaderView.ResizeMode.Stretch)
 
-    @staticmethod
-    def _sssp_answers_text(report: Report) -> str:
-        """Where ladders stopped, and all sources against Floyd–Warshall."""
-        a, lines = report.answers, []
-        if a.get("stopped"):
-            lines.append(f"<b>Ladders stopped</b> ({len(a['stopped'])}) — " + "; ".join(
-                f"{what}: {why}" for what, why in list(a["stopped"].items())[:4])
-                + (" …" if len(a["stopped"]) > 4 else ""))
-        if a.get("apsp_by_sssp_vs_fw"):
-            lines.append("<b>All sources, Floyd–Warshall time / gpu-fast-sssp time</b> — " +
-                         "; ".join(f"{c['graph']} {c['fw_over_sssp']:.2f}×"
-                                   for c in a["apsp_by_sssp_vs_fw"]))
-        return "<br>".join(lines)
-
-    @staticmethod
-    def _ladders_text(report: Report) -> str:
-        best: dict[str, dict[str, int]] = {}
-        for p in report.points:
-            if is_random_graph(p.graph) and p.kernel_median_ms / 1e3 <= report.budget_s:
-                g = best.setdefault(p.graph, {})
-                g[p.variant] = max(g.get(p.variant, 0), p.n)
-        if not best:
-            return ""
-        parts = []
-        for graph, by_variant in best.items():
-            ranked = sorted(by_variant.items(), key=lambda kv: -kv[1])
-            parts.append(f"{graph}: " + ", ".join(f"{v} {n:,}" for v, n in ranked))
-        return f"<b>Largest n measured within {report.budget_s:g} s</b> — " + "; ".join(parts)
-
-    @staticmethod
-    def _airports_text(points: list[Point]) -> str:
-        by_airport: dict[str, list[Point]] = {}
-        for p in points:
-            if not is_random_graph(p.graph):
-                by_airport.setdefault(p.graph, []).append(p)
-        if not by_airport:
-            return ""
-        parts = []
-        for airport, at in sorted(by_airport.items(), key=lambda kv: -kv[1][0].n):
-            ranked = sorted(at, key=lambda p: p.kernel_median_ms)
-            text = (f"{airport} ({at[0].n:,} vertices): fastest {ranked[0].variant} "
-                    f"{_short_ms(ranked[0].kernel_median_ms)} ms")
-            if len(ranked) > 1:
-                text += f", next {ranked[1].variant} {_short_ms(ranked[1].kernel_median_ms)} ms"
-            parts.append(text)
-        return "<b>Airports, solve time (median)</b> — " + "; ".join(parts)
-
-    def _fill_table(self, points: list[Point]) -> None:
-        columns = {"sssp": SSSP_COLUMNS, "mst": MST_COLUMNS}.get(self.problem, COLUMNS)
-        if self.table.columnCount() != len(columns) or self.table.horizontalHeaderItem(3).text() != columns[3]:
-            self.table.setColumnCount(len(columns))
-            self.table.setHorizontalHeaderLabels(columns)
-            header = self.table.horizontalHeader()
-            for c in range(len(columns)):
-                header.setSectionResizeMode(c, QHeaderView.ResizeMode.ResizeToContents)
-            header.setSectionResizeMode(columns.index("check"), QHeaderView.ResizeMode.Stretch)
-        rows: list[tuple[list[str], str | None]] = []
-        for p in points:
-            if self.problem in ("sssp", "mst"):
-                upload = _fmt_ms(p.upload_ms) if p.upload_ms is not None else "—"
-                sources = [f"{p.sources:,}"] if self.problem == "sssp" else [f"{p.m:,}"]
-                cells = [p.variant, p.graph, f"{p.n:,}", *sources, _fmt_ms(p.median_ms),
-                         _fmt_ms(p.kernel_median_ms), _fmt_ms(p.first_ms), upload, p.check,
-                         p.device]
-            else:
-                cells = [p.variant, p.graph, f"{p.n:,}", _fmt_ms(p.median_ms),
-                         _fmt_ms(p.kernel_median_ms), f"{p.relaxations_per_s:.2e}", p.check,
-                         p.device]
-            rows.append((cells, None))
+    def _fill_table(self, points: list, bench) -> None:
+        columns = bench.COLUMNS
+        if [self.table.horizontalHeaderItem(c).text() for c in range(self.table.columnCount())] != list(columns):
+            self._set_columns(columns)
+        rows: list[tuple[list[str], str | None]] = [(bench.table_row(p), None) for p in points]
         for f in self.failures:
             cells = [f.variant, f.graph, f"{f.n:,}" if f.n else "?"] + ["—"] * (len(columns) - 5)
             rows.append((cells + [f"FAILED: {f.message}", ""], f.message))
@@ -705,7 +558,7 @@ class BenchWindow(QMainWindow):
         for r, (cells, failure) in enumerate(rows):
             for c, text in enumerate(cells):
                 item = QTableWidgetItem(text)
-                if columns[c] in NUMERIC:
+                if columns[c] not in TEXT_COLUMNS:
                     item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 if failure is not None:
                     item.setForeground(red)
@@ -728,20 +581,15 @@ class BenchWindow(QMainWindow):
         geometry = s.value("bench/geometry")
         if geometry is not None:
             self.restoreGeometry(geometry)
-        name = s.value("bench/problem", "apsp", type=str)
-        self.set_problem(name if name in PROBLEMS else "apsp")
+        name = s.value("bench/problem", DEFAULT, type=str)
+        self.set_problem(name if name in PROBLEMS else DEFAULT)
         chosen = s.value(self._variants_key())
         if chosen:
             self.set_selected_variants([chosen] if isinstance(chosen, str) else list(chosen))
-        self.families_box.setCurrentText(s.value("bench/families", "grid, uniform, R-MAT", type=str))
-        self.sources_edit.setText(s.value("bench/sources", "1 96", type=str))
+        self.controls.restore(s)
         self.sizes_edit.setText(s.value("bench/sizes", DEFAULT_SIZES, type=str))
-        density = s.value("bench/density", "15%", type=str)
-        if density in DENSITIES:
-            self.density_box.setCurrentText(density)
         try:
             self.budget_spin.setValue(float(s.value("bench/budget", 2.0)))
-            self.bisect_spin.setValue(int(s.value("bench/bisect", 4)))
         except (TypeError, ValueError):
             pass
         self.airports_check.setChecked(s.value("bench/airports", False, type=bool))
@@ -750,16 +598,13 @@ class BenchWindow(QMainWindow):
         s = self.settings
         s.setValue("bench/problem", self.problem)
         s.setValue(self._variants_key(), self.selected_variants())
-        s.setValue("bench/families", self.families_box.currentText())
-        s.setValue("bench/sources", self.sources_edit.text())
+        self.controls.save(s)
         s.setValue("bench/sizes", self.sizes_edit.text())
-        s.setValue("bench/density", self.density_box.currentText())
         s.setValue("bench/budget", self.budget_spin.value())
-        s.setValue("bench/bisect", self.bisect_spin.value())
         s.setValue("bench/airports", self.airports_check.isChecked())
 
     def _variants_key(self) -> str:
-        return "bench/variants" if self.problem == "apsp" else f"bench/{self.problem}/variants"
+        return "bench/variants" if self.problem == DEFAULT else f"bench/{self.problem}/variants"
 
     def closeEvent(self, event) -> None:  # noqa: N802 (Qt naming)
         """Cancel a run and give its current point up to ``CLOSE_WAIT_MS`` to end (one that

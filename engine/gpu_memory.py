@@ -1,4 +1,6 @@
-"""Host buffers a GPU reads or writes directly, handed out and reused once no view is alive.
+"""GPU memory every family shares: host buffers the device reads or writes directly (mapped,
+page-locked), pools of them handed out and reused once no view is alive, and device buffers
+kept on a graph between calls.
 
 A small graph's answer is cheaper to give away than to copy: the kernels write the distances
 and vias straight into page-locked host memory, and the caller gets views of it; its input,
@@ -7,12 +9,18 @@ goes back into use only when no view of it is left anywhere. Every numpy view ho
 reference to the object that owns the memory, so that object's reference count (and the host
 array's own, for a caller holding the array itself) says whether one is: exact, never a guess —
 a view kept anywhere keeps its buffer out of reuse.
+
+Under Numba's CUDA simulator "mapped" and "page-locked" memory are ordinary numpy arrays.
 """
 
+import os
 import sys
 from typing import Callable
 
 import numpy as np
+from numba import cuda
+
+from .gpu_device import simulated
 
 
 class _Buffer:
@@ -61,3 +69,61 @@ class BufferPool:
     def kept(self) -> int:
         """How many buffers of the current shape exist now (in use or not)."""
         return len(self._kept)
+
+
+def mapped_host(shape, dtype=np.int32) -> tuple:
+    """(kernel argument, host ndarray) of page-locked host memory the device reads and writes
+    directly. The simulator copies host arrays in and out of every launch: one plain array."""
+    if simulated():
+        host = np.empty(shape, dtype)
+        return host, host
+    memory = cuda.mapped_array(shape, dtype)
+    return memory, np.ndarray.view(memory, np.ndarray)
+
+
+def host_array(shape, dtype) -> np.ndarray:
+    """Page-locked host memory (copies at full speed) where the driver gives it; ordinary memory
+    where it refuses (a large answer is better copied slowly than solved on the CPU)."""
+    if not simulated():
+        try:
+            return cuda.pinned_array(shape, dtype)
+        except Exception:  # noqa: BLE001 — any refusal to lock memory: ordinary memory works
+            pass
+    return np.empty(shape, dtype)
+
+
+def pinned(dtype):
+    """An allocator for a pool of page-locked buffers: (no kernel argument, a host array)."""
+    def allocate(shape) -> tuple:
+        return None, host_array(shape, dtype)
+    return allocate
+
+
+def pinned_pool_bytes() -> int:
+    """Page-locked memory a pool of copied answers or inputs keeps, at most: an eighth of the
+    host's memory — enough for the answer a caller holds and the next one at n = 25,600 on a
+    128 GB host; beyond it, ordinary memory (slower copies)."""
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") // 8
+    except (ValueError, OSError):
+        return 1 << 30
+
+
+def kept_buffer(g, name: str, shape, dtype):
+    """A device array kept on graph ``g`` (in ``g.device``) between calls, made again when its
+    shape or dtype changes; an empty dimension gets one element (a kernel argument must point
+    somewhere)."""
+    shape = tuple(max(int(s), 1) for s in np.atleast_1d(shape))
+    b = g.device.get(("buffer", name))
+    if b is None or b.shape != shape or b.dtype != np.dtype(dtype):
+        b = g.device[("buffer", name)] = cuda.device_array(shape, dtype)
+    return b
+
+
+def kept_pinned(g, name: str, size: int, dtype):
+    """A page-locked host array kept on graph ``g`` between calls (what the device copies small
+    answers into), made again when its size or dtype changes."""
+    h = g.device.get(("pinned", name))
+    if h is None or h.size != size or h.dtype != np.dtype(dtype):
+        h = g.device[("pinned", name)] = cuda.pinned_array(size, dtype)
+    return h

@@ -1,8 +1,8 @@
-"""The benchmark off the UI thread: ``engine.bench.run.run_benchmark`` in a worker thread, its
-news carried to the UI thread by queued signals, cancellable between points.
+"""The benchmark off the UI thread: a problem's ``benchmark`` (engine.bench.problems) in a
+worker thread, its news carried to the UI thread by queued signals, cancellable between points.
 
-The engine sequences the points exactly as ``python main.py bench`` does (the size ladder, the
-bisection, the airports) and times and checks each; here a failed point is shown and the run goes
+The engine sequences the points exactly as ``python main.py bench`` does and times and checks
+each; here a failed point is shown and the run goes
 on. Every run has a generation id, so a cancelled run's late news is never shown as part of a
 newer run.
 """
@@ -13,12 +13,11 @@ import shlex
 import threading
 import traceback
 from dataclasses import dataclass, field
-from typing import Callable
 
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal, Slot
 
-from engine.bench.apsp import Point, Report, measure
-from engine.bench.problems import problem
+from engine.bench.problems import DEFAULT, problem
+from engine.bench.report import Report
 from engine.bench.run import BenchHooks, Failure
 
 # A mismatch, a GPU error: its message says it all; anything else also prints its traceback.
@@ -27,23 +26,19 @@ EXPECTED_FAILURES = (AssertionError, ValueError, RuntimeError)
 
 @dataclass(frozen=True)
 class BenchPlan:
-    """What to run: variants (registry names or peers) in order, up the sizes on each density,
-    bisecting the largest n within the budget, then on each named bundled airport — or, for
-    another ``problem`` (engine.bench.problems), that problem's run with its ``options``
-    ((name, value) pairs of its ``benchmark`` keywords, e.g. families and sources for sssp)."""
+    """What to run: a ``problem``'s (engine.bench.problems) variants (registry names or peers)
+    in order, up the sizes, then on each named bundled airport, with the problem's ``options``
+    ((name, value) pairs of its ``benchmark`` keywords, e.g. densities for apsp, families and
+    sources for sssp)."""
     variants: tuple[str, ...]
     sizes: tuple[int, ...]
-    densities: tuple[int, ...] = (15,)
     budget_s: float = 2.0
-    bisect_steps: int = 4
     airports: tuple[str, ...] = ()
-    problem: str = "apsp"
+    problem: str = DEFAULT
     options: tuple = ()
 
     def keywords(self) -> dict:
         """The problem's own keyword arguments of ``benchmark`` and ``plan_size``."""
-        if self.problem == "apsp":
-            return {"densities": self.densities, "bisect_steps": self.bisect_steps}
         return dict(self.options)
 
     @property
@@ -57,12 +52,11 @@ class BenchPlan:
         q = lambda xs: " ".join(shlex.quote(str(x)) for x in xs)  # noqa: E731
         airports = f"--airports {q(self.airports)}" if self.airports else "--no-airports"
         common = f"--variants {q(self.variants)} --sizes {q(self.sizes)}"
-        if self.problem == "apsp":
-            return (f"python main.py bench {common} --density {q(self.densities)} "
-                    f"--budget {self.budget_s:g} {airports} --bisect {self.bisect_steps}")
         flags = problem(self.problem).OPTION_FLAGS
-        own = " ".join(f"{flags[k]} {q(v)}" for k, v in self.options)
-        return (f"python main.py bench --problem {self.problem} {common} "
+        own = " ".join(f"{flags[k]} {q(v if isinstance(v, (tuple, list)) else [v])}"
+                       for k, v in self.options)
+        chosen = "" if self.problem == DEFAULT else f"--problem {self.problem} "  # the CLI's default
+        return (f"python main.py bench {chosen}{common} "
                 f"--budget {self.budget_s:g} {airports} {own}").strip()
 
 
@@ -73,7 +67,7 @@ class BenchRun:
     the error instead."""
     generation: int
     plan: BenchPlan
-    points: list[Point] = field(default_factory=list)
+    points: list = field(default_factory=list)
     failures: list[Failure] = field(default_factory=list)
     done: int = 0          # points measured or failed
     total: int = 0         # the most points: drops as ladders stop past the budget
@@ -123,19 +117,17 @@ class _Hooks(BenchHooks):
 
 class _BenchTask(QRunnable):
     def __init__(self, generation: int, plan: BenchPlan, relay: _Relay,
-                 cancelled: threading.Event, measure_fn: Callable):
+                 cancelled: threading.Event, extra: dict):
         super().__init__()
         self.setAutoDelete(True)
         self.generation, self.plan, self.relay, self.cancelled = generation, plan, relay, cancelled
-        self.measure_fn = measure_fn
+        self.extra = extra
 
     def run(self) -> None:  # worker thread
         plan, report, error = self.plan, None, None
         try:
             hooks = _Hooks(self.generation, self.relay, self.cancelled)
-            keywords = plan.keywords()
-            if plan.problem == "apsp":  # the measure can be replaced (tests)
-                keywords["measure_fn"] = self.measure_fn
+            keywords = plan.keywords() | self.extra
             report = problem(plan.problem).benchmark(plan.variants, plan.sizes, plan.budget_s,
                                                      list(plan.airports), plan.command(), hooks,
                                                      **keywords)
@@ -150,8 +142,8 @@ class BenchWorker(QObject):
     """Runs a ``BenchPlan`` in one worker thread; signals arrive on the UI thread, for the
     current run only.
 
-    ``measure_fn`` (default ``engine.bench.apsp.measure``) can be replaced, e.g. to pause a test
-    between points or give it synthetic times.
+    ``extra`` keywords go to every run's ``benchmark``: e.g. a ``measure_fn`` that pauses a
+    test between points or gives it synthetic times.
     """
 
     started = Signal(object)             # BenchRun
@@ -161,9 +153,9 @@ class BenchWorker(QObject):
     progressed = Signal(int, int)        # done, total
     finished = Signal(object)            # BenchRun
 
-    def __init__(self, parent: QObject | None = None, measure_fn: Callable = measure):
+    def __init__(self, parent: QObject | None = None, **extra):
         super().__init__(parent)
-        self._measure_fn = measure_fn
+        self._extra = extra
         # One thread: Numba's compiled variants and the GPU are not entered twice at once.
         self._pool = QThreadPool(self)
         self._pool.setMaxThreadCount(1)
@@ -195,7 +187,7 @@ class BenchWorker(QObject):
         self.run = BenchRun(self._generation, plan, total=plan.total)
         self._finished = False
         self._pool.start(_BenchTask(self._generation, plan, self._relay, self._cancel,
-                                    self._measure_fn))
+                                    self._extra))
         return self.run
 
     def cancel(self) -> None:
@@ -229,7 +221,7 @@ class BenchWorker(QObject):
             self.measuring.emit(variant, graph, n)
 
     @Slot(int, object)
-    def _on_measured(self, g: int, point: Point) -> None:
+    def _on_measured(self, g: int, point) -> None:
         if self._current(g):
             self.run.points.append(point)
             self.measured.emit(point)
