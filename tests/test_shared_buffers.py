@@ -2,7 +2,7 @@
 converted inputs), so results held across many later solves, and solves from several threads at
 once (the app's solver, race and simulation all call ``solve()``), must each keep exactly what
 their own solve produced. Under Numba's CUDA simulator here (small graphs), on the H100 through
-tests/gpu_probes/probe_trust.py (larger ones, more threads and solves)."""
+benchmarks/probe_trust.py (larger ones, more threads and solves)."""
 
 import os
 import threading

@@ -4,7 +4,7 @@
 # OpenGL modules pyqtgraph imports unconditionally, their Qt libraries (ICU included), the
 # offscreen platform plugin; plus pyqtgraph, fallback copies of the system libraries they link
 # (used on the host only where its own are missing; never glibc), and DejaVu fonts.
-#   bash tests/gpu_probes/qt_bundle.sh OUT.tar.xz
+#   bash benchmarks/qt_bundle.sh OUT.tar.xz
 set -euo pipefail
 out=$(realpath -m "${1:?usage: qt_bundle.sh OUT.tar.xz}")
 work=$(mktemp -d)

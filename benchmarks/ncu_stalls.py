@@ -10,17 +10,17 @@ register):
 
     ncu --clock-control none --kernel-name regex:persistent --launch-skip 1 --launch-count 1 \\
         --section WarpStateStats --section SourceCounters --export /tmp/grid \\
-        python3 -m tests.gpu_probes.ncu_stalls run grid
+        python3 -m benchmarks.ncu_stalls run grid
     ncu --import /tmp/grid.ncu-rep --page source --csv --print-source sass > /tmp/sass.csv
-    python3 -m tests.gpu_probes.ncu_stalls report /tmp/sass.csv
+    python3 -m benchmarks.ncu_stalls report /tmp/sass.csv
 
 Floyd–Warshall's phase 3 alone (its fourth launch: the probe checks one, then times ten):
 
     ncu --clock-control none --kernel-name regex:phase3 --launch-skip 3 --launch-count 1 \\
         --section WarpStateStats --section SourceCounters --export /tmp/p3 \\
-        python3 -m tests.gpu_probes.probe_phase3_rate 16384
+        python3 -m benchmarks.probe_phase3_rate 16384
     ncu --import /tmp/p3.ncu-rep --page source --csv --print-source sass > /tmp/p3.csv
-    python3 -m tests.gpu_probes.ncu_stalls report /tmp/p3.csv phase3
+    python3 -m benchmarks.ncu_stalls report /tmp/p3.csv phase3
 """
 import collections
 import csv
@@ -31,7 +31,7 @@ SAMPLES = "Warp Stall Sampling (All Samples)"
 
 def run(graph):
     from engine.sssp import prepare, solve
-    from tests.gpu_probes.probe_near_far import GRAPHS
+    from benchmarks.probe_near_far import GRAPHS
 
     g = prepare(next(make for label, make in GRAPHS.items() if label.startswith(graph))())
     for _ in range(2):

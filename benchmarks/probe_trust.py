@@ -1,7 +1,7 @@
 """Issue 18 on a real GPU, in one run: route walking on zero-cost cycles, the first gpu-fast solve
 of a fresh process with the kernel cache cold and then warm, and the shared-buffer and route tests.
 
-    python3 -m tests.gpu_probes.probe_trust --out trust.json [--old-routes OLD_ROUTES.py]
+    python3 -m benchmarks.probe_trust --out trust.json [--old-routes OLD_ROUTES.py]
 
 Routes: the issue's graph (n = 1,536, 15% density, integer costs 0-49, so many zero-cost
 cycles), 20 routes out of gpu-fast's answer, each checked by summing its edges and timed; with
@@ -31,9 +31,9 @@ from engine.apsp.random_graph import paper_random_graph
 n = int(sys.argv[1])
 cost = paper_random_graph(n, 15, seed=1)
 t1 = time.perf_counter()
-gpu_fast._kernels()
+gpu_fast.kernels(gpu_fast.SOLVER.tuning)
 t2 = time.perf_counter()
-gpu_fast._one_launch()
+one_launch_error = gpu_fast.one_launch(gpu_fast.SOLVER.tuning)[2]
 t3 = time.perf_counter()
 first = solve(cost, "gpu-fast")
 t4 = time.perf_counter()
@@ -42,7 +42,7 @@ t5 = time.perf_counter()
 assert first.variant == "gpu-fast", first.note
 print(json.dumps({"n": n, "import_s": t1 - t0, "kernels_s": t2 - t1, "one_launch_s": t3 - t2,
                   "first_solve_s": t4 - t3, "first_call_total_s": t4 - t1,
-                  "second_solve_ms": 1e3 * (t5 - t4), "one_launch_error": gpu_fast.ONE_LAUNCH_ERROR}))
+                  "second_solve_ms": 1e3 * (t5 - t4), "one_launch_error": one_launch_error}))
 """
 
 

@@ -4,13 +4,13 @@ registers, each relaxed through the next one every step (a loop-invariant operan
 compiler fold the int32 loop away); relaxations per second = threads · steps · 16 (· 2 for
 lanes) / time.
 
-    python3 -m tests.gpu_probes.probe_lanes_ceiling
+    python3 -m benchmarks.probe_lanes_ceiling
 """
 
 from numba import cuda, int32
 
 from engine.apsp.gpu_lanes16 import addmin2
-from tests.gpu_probes.common import median_launch_seconds
+from benchmarks.common import median_launch_seconds
 
 CHAINS = 16
 

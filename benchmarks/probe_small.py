@@ -5,7 +5,7 @@ pool, slicing a device array, the queued launches with their synchronisation —
 launches with the input and answer in device memory instead of mapped host memory; and what
 the benchmark's end to end adds around ``run`` — ``solve()`` on a float64 cost matrix, its two
 conversions (serial and threaded), and what writing mapped memory from a kernel costs.
-Runs on the code as committed: ``python3 -m tests.gpu_probes.probe_small``."""
+Runs on the code as committed: ``python3 -m benchmarks.probe_small``."""
 import os
 from unittest import mock
 
@@ -14,11 +14,13 @@ from numba import cuda
 
 from engine.apsp import gpu_fast, matrix
 from engine.apsp.gpu_common import ceil_div, timed_on_device
+from engine.apsp.gpu_fast import solver as fast_solver
+from engine.gpu_memory import mapped_host
 from engine.apsp.solve import solve
 
-from .. import probe_validation
-from ..probe_timing import median_ms
-from .common import event_ms, graph, median_run, on_device, phase_ms
+from tests import probe_validation
+from tests.probe_timing import median_ms
+from .common import TUNING, event_ms, graph, median_run, on_device, phase_ms
 
 N = int(os.environ.get("PROBE_N", 500))
 
@@ -29,24 +31,25 @@ def main():
     print(f"n={N} run(): kernel {kernel_ms:.3f} ms, end to end {end_ms:.3f} ms", flush=True)
     print("   GPU ms per launch", phase_ms(w), phase_ms(w), flush=True)
     end_to_end(w)
-    nb = ceil_div(N, gpu_fast.B)
-    buf = gpu_fast._small_buffers(N, nb * gpu_fast.B)
-    O, _ = gpu_fast._ANSWERS.take((2, N, N))
+    nb = ceil_div(N, TUNING.b)
+    pools = gpu_fast.SOLVER.buffers
+    buf = pools.small(N, nb * TUNING.b)
+    O, _ = pools.answers.take((2, N, N))
     O_dev = cuda.device_array((2, N, N), np.int32)
     W_dev, D, V, T, _ = on_device(w)
     steps = {
         "fill mapped input": lambda: buf["w"].__setitem__(Ellipsis, w),
-        "take answer buffer": lambda: gpu_fast._ANSWERS.take((2, N, N)),
+        "take answer buffer": lambda: pools.answers.take((2, N, N)),
         "slice a device array (DV[0])": lambda: buf["DV"][0],
         "launches + sync, mapped input and answer": lambda: timed_on_device(
-            lambda: gpu_fast.launch_all(buf["W"], D, V, T, nb, O)),
+            lambda: gpu_fast.launch_all(TUNING, buf["W"], D, V, T, nb, O)),
         "launches + sync, device input and answer": lambda: timed_on_device(
-            lambda: gpu_fast.launch_all(W_dev, D, V, T, nb, O_dev)),
+            lambda: gpu_fast.launch_all(TUNING, W_dev, D, V, T, nb, O_dev)),
         "synchronize alone": cuda.synchronize,
     }
     for name, step in steps.items():
         print(f"   {name}: {median_ms(step, 50):.3f} ms", flush=True)
-    with mock.patch.object(gpu_fast, "timed_on_device", lambda launch_all: 0.0):
+    with mock.patch.object(fast_solver, "timed_on_device", lambda launch_all: 0.0):
         print(f"   run() with nothing launched: {median_ms(lambda: gpu_fast.run(w), 50):.3f} ms", flush=True)
 
 
@@ -63,12 +66,12 @@ def end_to_end(w):
     print(f"   solve() on float64, end to end: {median_ms(lambda: solve(cost, 'gpu-fast'), 50):.3f} ms"
           f" (run() alone {median_ms(lambda: gpu_fast.run(w), 50):.3f})", flush=True)
     probe_validation.main([N])  # its two conversions, serial and threaded
-    buf = gpu_fast._small_buffers(N, ceil_div(N, gpu_fast.B) * gpu_fast.B)
-    O, _ = gpu_fast._ANSWERS.take((2, N, N))
+    buf = gpu_fast.SOLVER.buffers.small(N, ceil_div(N, TUNING.b) * TUNING.b)
+    O, _ = gpu_fast.SOLVER.buffers.answers.take((2, N, N))
     print("   GPU ms per launch, mapped input and answer", phase_ms(w, buf["W"], O),
           phase_ms(w, buf["W"], O), flush=True)
     for megabytes in (1, 2, 3):
-        out, _ = gpu_fast.mapped_host((megabytes << 18,))
+        out, _ = mapped_host((megabytes << 18,))
         device = cuda.device_array(megabytes << 18, np.int32)
         mapped_ms = event_ms(lambda: _fill[264, 256](out), reps=10)
         device_ms = event_ms(lambda: _fill[264, 256](device), reps=10)

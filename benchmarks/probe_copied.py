@@ -2,7 +2,7 @@
 benchmark calls it, then the same steps queued by hand with an event between each, on the GPU
 timeline and on the host's clock (a copy call that blocks the host shows there).
 
-    python3 -m tests.gpu_probes.probe_copied 8192 16384
+    python3 -m benchmarks.probe_copied 8192 16384
 """
 
 import gc
@@ -14,14 +14,16 @@ from numba import cuda
 
 from engine.apsp import gpu_fast
 from engine.apsp.gpu_common import ceil_div
-from tests.gpu_probes.common import graph
+from benchmarks.common import TUNING, graph
+
+POOLS = gpu_fast.SOLVER.buffers
 
 
 def timeline(w, n, overlap=True):
     """One solve queued step by step: GPU ms of each step, host ms of each call."""
-    nb = ceil_div(n, gpu_fast.B)
-    size = nb * gpu_fast.B
-    buf = gpu_fast._copied_buffers(n, size)
+    nb = ceil_div(n, TUNING.b)
+    size = nb * TUNING.b
+    buf = POOLS.copied(n, size)
     main, side, N = buf["main"], buf["side"], buf["N"]
     ev = {k: cuda.event() for k in ("t0", "up", "rounds", "rec", "via", "dcopy")}
     host = {}
@@ -33,13 +35,13 @@ def timeline(w, n, overlap=True):
         host[name] = 1e3 * (now - t)
         t = now
 
-    dist, via = gpu_fast._host_answer(size, np.int16)
+    dist, via = POOLS.host_answer(size, np.int16)
     mark("host answer")
     ev["t0"].record(main)
     buf["W"].copy_to_device(w, stream=main)
     ev["up"].record(main)
     mark("upload call")
-    gpu_fast.launch_rounds(buf["W"], buf["D"], buf["V"], nb, stream=main)
+    gpu_fast.launch_rounds(TUNING, buf["W"], buf["D"], buf["V"], nb, stream=main)
     ev["rounds"].record(main)
     mark("rounds launch")
     if overlap:
@@ -47,7 +49,7 @@ def timeline(w, n, overlap=True):
         buf["D"].copy_to_host(dist, stream=side)
         ev["dcopy"].record(side)
         mark("D copy call")
-    gpu_fast.launch_recovery(buf["D"], buf["V"], buf["T"], nb, N=N, stream=main)
+    gpu_fast.launch_recovery(TUNING, buf["D"], buf["V"], buf["T"], nb, N=N, stream=main)
     ev["rec"].record(main)
     mark("recovery launch")
     if not overlap:
@@ -71,13 +73,13 @@ def main(sizes):
     for n in sizes:
         w = gpu_fast.input_array(n)
         w[...] = graph(n)
-        print(f"n = {n}: input pinned {w is not None}; pool cap {gpu_fast._COPIED_ANSWERS.max_bytes >> 20} MiB")
+        print(f"n = {n}: input pinned {w is not None}; pool cap {POOLS.copied_answers.max_bytes >> 20} MiB")
         for rep in range(4):
             start = time.perf_counter()
             dist, routes, seconds = gpu_fast.run(w)
             total = time.perf_counter() - start
             print(f"  run(): e2e {1e3 * total:8.2f} ms, solve {1e3 * seconds:8.2f} ms, "
-                  f"answers kept {gpu_fast._COPIED_ANSWERS.kept()}, via {routes.matrix.dtype}")
+                  f"answers kept {POOLS.copied_answers.kept()}, via {routes.matrix.dtype}")
             del dist, routes
         for overlap in (True, False, True, False):
             gpu, host = timeline(w, n, overlap)

@@ -8,8 +8,8 @@ cooperative launch of several sizes, and other light-edge targets. Every answer'
 compared with cpu-kruskal's (the same forest: ties by edge id); the grid's total also with
 scipy's (scipy takes ~17 s on the uniform graph, so it is skipped there).
 
-    python3 -m tests.gpu_probes.probe_mst                      # on the GPU machine
-    NUMBA_ENABLE_CUDASIM=1 PROBE_MST_N=40 python3 -m tests.gpu_probes.probe_mst     # simulator, ~6 min
+    python3 -m benchmarks.probe_mst                      # on the GPU machine
+    NUMBA_ENABLE_CUDASIM=1 PROBE_MST_N=40 python3 -m benchmarks.probe_mst     # simulator, ~6 min
 
 ``PROBE_MST_N``: vertices of the uniform graph (5,000,000; 6 edges each, GTgraph's 30 M) and
 about those of the grid (2048² = 4,194,304); ``PROBE_MST_VARIANTS``: which (default both).

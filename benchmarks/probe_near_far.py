@@ -7,11 +7,11 @@ the graph resident, kernel ms (median, fastest and slowest of REPS after a warm-
 the answer equals scipy's dijkstra, and the note (blocks, rounds, phases). A field left empty
 or out takes gpu_fast's default. GRAPHS=grid or GRAPHS=uniform probes that graph only.
 
-    python3 -m tests.gpu_probes.probe_near_far 0 1:0 64:0 1:65536 1:262144   # SCALE[:WORK]
-    python3 -m tests.gpu_probes.probe_near_far 2 2::1 2::2:0:8 2::::::64
+    python3 -m benchmarks.probe_near_far 0 1:0 64:0 1:65536 1:262144   # SCALE[:WORK]
+    python3 -m benchmarks.probe_near_far 2 2::1 2::2:0:8 2::::::64
     # SCALE[:WORK[:BLOCKS_PER_SM[:AGG[:HOPS[:BATCHED[:REGS]]]]]]
-    GRAPHS=grid python3 -m tests.gpu_probes.probe_near_far 2 2::::8
-    PROBE=small NUMBA_ENABLE_CUDASIM=1 python3 -m tests.gpu_probes.probe_near_far 1 1:0:1:0 1:0:2:1
+    GRAPHS=grid python3 -m benchmarks.probe_near_far 2 2::::8
+    PROBE=small NUMBA_ENABLE_CUDASIM=1 python3 -m benchmarks.probe_near_far 1 1:0:1:0 1:0:2:1
 """
 import os
 import statistics

@@ -1,8 +1,8 @@
 """What the GPU probes share: the graphs, a strict route check and a timed ``gpu_fast.run``.
 
 The probes are measuring scripts for the device machine, not tests (pytest does not collect
-them); engine/apsp/GPU_NOTES.md gives the numbers they printed and how each was run. Run them
-from the repository root, e.g. ``python3 -m tests.gpu_probes.probe_recover_batch``.
+them); docs/gpu-notes.md gives the numbers they printed and how each was run. Run them
+from the repository root, e.g. ``python3 -m benchmarks.probe_recover_batch``.
 """
 
 import os
@@ -14,6 +14,8 @@ from numba import cuda
 
 from engine.apsp import gpu_fast
 from engine.apsp.gpu_common import SIMULATED, ceil_div
+
+TUNING = gpu_fast.SOLVER.tuning  # the registry's gpu-fast: this machine's tuning
 from engine.apsp.matrix import INF
 
 # The size the probes check and time (PROBE_N=40 runs them under the CUDA simulator).
@@ -67,35 +69,35 @@ def median_launch_seconds(launch, reps: int = 10) -> float:
     return statistics.median(times)
 
 
-def median_run(w, reps: int):
-    """Median kernel and end-to-end milliseconds of ``gpu_fast.run(w)``, and its last answer."""
+def median_run(w, reps: int, solver=gpu_fast.SOLVER):
+    """Median kernel and end-to-end milliseconds of ``solver.run(w)``, and its last answer."""
     ends, kernels = [], []
     for _ in range(reps):
         start = time.perf_counter()
-        dist, routes, seconds = gpu_fast.run(w)
+        dist, routes, seconds = solver.run(w)
         ends.append(time.perf_counter() - start)
         kernels.append(seconds)
     return 1e3 * statistics.median(kernels), 1e3 * statistics.median(ends), dist, routes.matrix
 
 
-def checked(rng, n: int = PROBE_N):
+def checked(rng, n: int = PROBE_N, solver=gpu_fast.SOLVER):
     """gpu-fast on ``n`` vertices (8192 unless PROBE_N says) checked against gpu-blocked (every
     cell) and 400 routes walked strictly; the graph, distances and pairs walked."""
     from engine.apsp import gpu_blocked
     w = graph(n, seed=8)
     reference, _, _ = gpu_blocked.run(w)
-    kernel_ms, end_ms, dist, via = median_run(w, 5)
+    kernel_ms, end_ms, dist, via = median_run(w, 5, solver)
     pairs = [tuple(p) for p in rng.integers(0, n, (400, 2))]
     print(f"n={n} kernel {kernel_ms:.2f} ms e2e {end_ms:.1f} exact {np.array_equal(dist, reference)} "
           f"strict-bad {strict_bad(w, dist, via, pairs)} left-marked {(via <= -2).sum()}", flush=True)
     return w, dist, pairs
 
 
-def on_device(w):
+def on_device(w, t=TUNING):
     """w copied to the device, the padded D, V, T and the k-block count: what
     ``gpu_fast.launch_all`` takes."""
-    nb = ceil_div(len(w), gpu_fast.B)
-    buf = gpu_fast._device_buffers(nb * gpu_fast.B)
+    nb = ceil_div(len(w), t.b)
+    buf = gpu_fast.device_buffers(nb * t.b)
     return cuda.to_device(w), buf["D"], buf["V"], buf["T"], nb
 
 
@@ -113,10 +115,10 @@ def marked_rounds(w):
             raise _Stop
 
     try:
-        gpu_fast.launch_all(W, D, V, T, nb, after=stop_before_recovery)
+        gpu_fast.launch_all(TUNING, W, D, V, T, nb, after=stop_before_recovery)
     except _Stop:
         pass
-    return D, V, T, V.copy_to_host(), nb * gpu_fast.B
+    return D, V, T, V.copy_to_host(), nb * TUNING.b
 
 
 def registers(kernel):
@@ -162,13 +164,13 @@ def event_ms(launch, before=lambda: None, reps: int = 4) -> float:
     return statistics.median(times[1:])
 
 
-def phase_ms(w, W=None, O=None) -> dict:
+def phase_ms(w, W=None, O=None, t=TUNING) -> dict:
     """GPU milliseconds of each step of a whole solve of ``w`` (CUDA events recorded between
     the launches ``gpu_fast.launch_all`` queues), and their sum; ``W`` and ``O`` (e.g. mapped
     input and answer) replace the device copy of ``w`` and the absent answer."""
-    W_dev, D, V, T, nb = on_device(w)
+    W_dev, D, V, T, nb = on_device(w, t)
     W = W_dev if W is None else W
     total = {}
-    for step, ms in event_steps(lambda record: gpu_fast.launch_all(W, D, V, T, nb, O, after=record)):
+    for step, ms in event_steps(lambda record: gpu_fast.launch_all(t, W, D, V, T, nb, O, after=record)):
         total[step] = total.get(step, 0) + ms
     return {step: round(ms, 2) for step, ms in total.items()} | {"all": round(sum(total.values()), 2)}

@@ -1,8 +1,8 @@
 #!/bin/bash
 # The H100 run of issue 19: gpu-fast's end to end beside its solve, and the paper's blocked
 # kernel, in one call. From the repository root on the GPU host:
-#   RESULTS=$OUT BASE=.dev/base bash tests/gpu_probes/e2e_h100.sh tests new base blocked
-#   RESULTS=$OUT TESTS=copied bash tests/gpu_probes/e2e_h100.sh tests table   # the README's table
+#   RESULTS=$OUT BASE=.dev/base bash benchmarks/e2e_h100.sh tests new base blocked
+#   RESULTS=$OUT TESTS=copied bash benchmarks/e2e_h100.sh tests table   # the README's table
 # base: the same benchmark on another checkout (BASE: e.g. `git archive` of the commit before).
 # Each part writes RESULTS/<part>.json (the benchmark's report) and appends its table to
 # RESULTS/log.txt.

@@ -1,32 +1,33 @@
 """gpu-fast's mapped path with its launches replayed as one CUDA graph against the same
 launches made one by one: ``solve()`` end to end and its solve time, medians of REPS calls
-alternating the two ways (GRAPH_ERROR set to force plain launches), on the hub's cost matrix
+alternating the two ways (the solver's ``graph_error`` set to force plain launches), on the hub's cost matrix
 and random graphs, every answer of the last call of each way checked against scipy.
 
-    python3 -m tests.gpu_probes.probe_graph 1000 2253 3000      # sizes; "hub" for the airport
-    ONE_LAUNCH_MAX=0 python3 -m tests.gpu_probes.probe_graph 500  # many launches at every size
+    python3 -m benchmarks.probe_graph 1000 2253 3000      # sizes; "hub" for the airport
+    ONE_LAUNCH_MAX=0 python3 -m benchmarks.probe_graph 500  # many launches at every size
 """
 import os
 import statistics
 import sys
+from dataclasses import replace
 
 import numpy as np
 
 from engine.apsp import gpu_fast, solve
 from engine.apsp.random_graph import paper_random_graph
-from engine.bench.run import airport_costs
+from engine.bench.apsp_run import airport_costs
 from tests.apsp_reference import scipy_distances
 
 REPS = int(os.environ.get("REPS", 60))
-if "ONE_LAUNCH_MAX" in os.environ:
-    gpu_fast.ONE_LAUNCH_MAX = int(os.environ["ONE_LAUNCH_MAX"])
+if "ONE_LAUNCH_MAX" in os.environ:  # the solver solve() runs, with this tuning
+    gpu_fast.SOLVER = gpu_fast.Solver(replace(gpu_fast.SOLVER.tuning, one_launch_max=int(os.environ["ONE_LAUNCH_MAX"])))
 
 
 def timed(cost, plain: bool):
-    gpu_fast.GRAPH_ERROR = "plain launches (probe)" if plain else None
+    gpu_fast.SOLVER.graph_error = "plain launches (probe)" if plain else None
     r = solve(cost, variant="gpu-fast")
-    if not plain and gpu_fast.GRAPH_ERROR:
-        print("  graph refused:", gpu_fast.GRAPH_ERROR, flush=True)
+    if not plain and gpu_fast.SOLVER.graph_error:
+        print("  graph refused:", gpu_fast.SOLVER.graph_error, flush=True)
     return r, r.seconds, r.kernel_seconds
 
 

@@ -1,7 +1,7 @@
 #!/bin/bash
 # The H100 run of issue 15 (seed 004): every GPU SSSP variant exact on the GPU (no simulator),
 # then the benchmark points of the issue's goals. From the repository root on the GPU host:
-#   RESULTS=/tmp/sssp bash tests/gpu_probes/sssp_h100.sh tests hub grid uniform crossover
+#   RESULTS=/tmp/sssp bash benchmarks/sssp_h100.sh tests hub grid uniform crossover
 # Each part writes RESULTS/<part>.json (the benchmark's report) and appends its table to
 # RESULTS/log.txt. A test past its limit (tests/hang_guard.py) or past `timeout` (SIGABRT: pytest's
 # faulthandler dumps every thread) leaves its name and stack in RESULTS/tests.txt.

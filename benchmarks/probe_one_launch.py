@@ -5,7 +5,7 @@ padding of the input — so each part's cost is the difference (those copies com
 answers: only their time is read), and against other schedules, whose distances and marks
 must equal the first variant's (the committed kernel's, unless other names come first). The input is in device memory, and in mapped host memory
 for the committed kernel. Runs on the code as committed:
-``python3 -m tests.gpu_probes.probe_one_launch [NAME ...]`` (the named variants only)."""
+``python3 -m benchmarks.probe_one_launch [NAME ...]`` (the named variants only)."""
 import os
 import sys
 
@@ -15,7 +15,7 @@ from numba import cuda
 
 from engine.apsp import gpu_fast
 
-from .common import event_ms, graph, on_device
+from .common import TUNING, event_ms, graph, on_device
 
 N = int(os.environ.get("PROBE_N", 500))
 
@@ -59,7 +59,7 @@ ABLATIONS = {
 
 def variant(replacements):
     """The one-launch kernel compiled from the generated source with ``replacements`` made."""
-    source = gpu_fast._generated_source()
+    source = gpu_fast.generated_source(TUNING)
     for old, new in replacements:
         assert old in source, old
         source = source.replace(old, new)
@@ -70,9 +70,9 @@ def variant(replacements):
 def main():
     w = graph(N, seed=5)
     W, D, V, T, nb = on_device(w)
-    _, most = gpu_fast._one_launch()
-    grid, tile = max(1, min(most, nb * nb)), (gpu_fast.THREADS,) * 2
-    buf = gpu_fast._small_buffers(N, nb * gpu_fast.B)
+    _, most, _ = gpu_fast.one_launch(TUNING)
+    grid, tile = max(1, min(most, nb * nb)), (TUNING.threads,) * 2
+    buf = gpu_fast.Solver(TUNING).buffers.small(N, nb * TUNING.b)
     buf["w"][...] = w
     committed = None
     for name in sys.argv[1:] or ABLATIONS:

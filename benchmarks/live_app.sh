@@ -3,7 +3,7 @@
 # frames/s, each variant's time per recompute, the latency from a change of the bags to the new
 # routes drawn, and a screenshot — then the same with race mode off and a GPU variant as the
 # dispatcher's (the latency a user of the GPU sees). Run from the repository root:
-#   bash tests/gpu_probes/live_app.sh QT_BUNDLE.tar.xz OUTDIR [SECONDS] [GPU_VARIANT]
+#   bash benchmarks/live_app.sh QT_BUNDLE.tar.xz OUTDIR [SECONDS] [GPU_VARIANT]
 set -uo pipefail
 bundle=${1:?usage: live_app.sh QT_BUNDLE.tar.xz OUTDIR [SECONDS] [GPU_VARIANT]}
 out=${2:?} seconds=${3:-12} gpu_variant=${4:-gpu-blocked}

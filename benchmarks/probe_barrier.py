@@ -5,7 +5,7 @@ else, GPU time by CUDA events over ROUNDS barriers, minus the same kernel with n
 The one-launch kernel of gpu-fast pays one barrier per k-block (eight at n = 500): it is then
 rebuilt with the atomic barrier instead and timed against itself at PROBE_N (500), with its
 distances and marks compared.
-Runs on the code as committed: ``python3 -m tests.gpu_probes.probe_barrier``."""
+Runs on the code as committed: ``python3 -m benchmarks.probe_barrier``."""
 import inspect
 import os
 
@@ -15,7 +15,7 @@ from numba import cuda, int32
 from engine.apsp import gpu_fast
 from engine.apsp.gpu_common import SIMULATED
 
-from .common import event_ms, graph, on_device
+from .common import TUNING, event_ms, graph, on_device
 
 N = int(os.environ.get("PROBE_N", 500))
 
@@ -67,7 +67,7 @@ def per_barrier_us(launch) -> float:
 def one_launch_with_atomic_barrier():
     """gpu-fast's one-launch kernel with every ``grid.sync()`` replaced by ``atomic_barrier``
     (one more argument: the two counters)."""
-    source = gpu_fast._generated_source()
+    source = gpu_fast.generated_source(TUNING)
     source = source.replace("def one_launch(W, D, V, nb):", "def one_launch(W, D, V, nb, sync):")
     source = source.replace("grid.sync()", "atomic_barrier(sync, tid)")
     source += "\n\n" + inspect.getsource(atomic_barrier.py_func)
@@ -77,11 +77,11 @@ def one_launch_with_atomic_barrier():
 
 def compare_one_launch(sync):
     """The committed one-launch kernel against its atomic-barrier twin at n = N."""
-    kernel, most = gpu_fast._one_launch()
+    kernel, most, _ = gpu_fast.one_launch(TUNING)
     twin = one_launch_with_atomic_barrier()
     w = graph(N, seed=5)
     W, D, V, _, nb = on_device(w)
-    blocks, tile = max(1, min(most, nb * nb)), (gpu_fast.THREADS, gpu_fast.THREADS)
+    blocks, tile = max(1, min(most, nb * nb)), (TUNING.threads, TUNING.threads)
     answers = []
     for name, launch in (("grid.sync", lambda: kernel[blocks, tile](W, D, V, nb)),
                          ("atomic", lambda: twin[blocks, tile](W, D, V, nb, sync))):

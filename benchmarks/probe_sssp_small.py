@@ -18,8 +18,8 @@ answer in host memory), on the hub and the regional airport's full road graphs:
 - every answer checked against scipy's Dijkstra (all of it).
 
 Medians of ``PROBE_REPS`` (200) calls, one line per measurement. On the GPU host, from the
-repository root: ``python3 -m tests.gpu_probes.probe_sssp_small``. Under the CUDA simulator:
-``NUMBA_ENABLE_CUDASIM=1 PROBE=small python3 -m tests.gpu_probes.probe_sssp_small`` (a 4 × 4
+repository root: ``python3 -m benchmarks.probe_sssp_small``. Under the CUDA simulator:
+``NUMBA_ENABLE_CUDASIM=1 PROBE=small python3 -m benchmarks.probe_sssp_small`` (a 4 × 4
 road grid, 2 and all sources, 1 call each).
 """
 

@@ -3,7 +3,7 @@
 ``phase3`` should be ``VIADDMNMX``, and the lanes' ``add.u16x2`` + ``min.u16x2`` of
 ``phase3_lanes`` one ``VIADDMNMX.U16x2``.
 
-    python3 -m tests.gpu_probes.probe_sass_mix phase3 phase3_lanes
+    python3 -m benchmarks.probe_sass_mix phase3 phase3_lanes
 """
 
 import collections
@@ -14,7 +14,7 @@ from engine.apsp import gpu_fast
 
 
 def mix(kernel_name: str, top: int = 8) -> str:
-    kernel = getattr(gpu_fast._kernels(), kernel_name)
+    kernel = getattr(gpu_fast.kernels(gpu_fast.SOLVER.tuning), kernel_name)
     sass = next(iter(kernel.inspect_sass().values()))
     ops = collections.Counter(m.group(1) for m in re.finditer(r"/\*[0-9a-f]{4,}\*/\s+(?:@!?U?P\w+\s+)?([A-Z][\w.]*)", sass))
     return f"{kernel_name}: " + ", ".join(f"{op} {count}" for op, count in ops.most_common(top))

@@ -1,29 +1,34 @@
 """16-bit lanes against int32 on the copied path (issue 19). Per size: ``gpu_fast.run`` with
-``LANES16`` off and on, alternating, medians of the solve's GPU time and of the whole call; the
+``Tuning.lanes16`` off and on, alternating, medians of the solve's GPU time and of the whole call; the
 two answers' distances compared cell by cell, 400 routes of the lanes' answer walked strictly;
 then phase 3 alone on lanes (one middle k-block applied again and again, as
 ``probe_phase3_rate``), its first launch checked against numpy on a sample of rows, its rate in
 relaxations per second (two a word).
 
-    python3 -m tests.gpu_probes.probe_lanes16 4096 8192 16384 16384u
+    python3 -m benchmarks.probe_lanes16 4096 8192 16384 16384u
 
 A size ending in "u" compares on a graph whose last vertex nothing reaches: the lanes end at
 their cap in that column, and int32 rounds redo its tiles only. A size ending in "s" times
 each step of one lanes solve instead (an event after every launch, summed by step):
 
-    python3 -m tests.gpu_probes.probe_lanes16 16384s
+    python3 -m benchmarks.probe_lanes16 16384s
 """
 
 import statistics
 import sys
+
+from dataclasses import replace
 
 import numpy as np
 from numba import cuda
 
 from engine.apsp import gpu_fast
 from engine.apsp.matrix import INF
-from tests.gpu_probes.probe_phase3_rate import check
-from tests.gpu_probes.common import graph, median_launch_seconds, median_run, strict_bad
+from benchmarks.probe_phase3_rate import check
+from benchmarks.common import TUNING, graph, median_launch_seconds, median_run, strict_bad
+
+# The copied path at every size, in int32 alone or in 16-bit lanes first.
+SOLVERS = {lanes: gpu_fast.Solver(replace(TUNING, mapped_max=0, lanes16=lanes)) for lanes in (False, True)}
 
 
 def compare(n: int, reps: int, unreachable: bool = False) -> None:
@@ -33,10 +38,9 @@ def compare(n: int, reps: int, unreachable: bool = False) -> None:
     runs = {}
     for _ in range(reps):
         for lanes in (False, True):
-            gpu_fast.LANES16 = lanes
-            kernel_ms, end_ms, dist, via = median_run(w, 1)
+            kernel_ms, end_ms, dist, via = median_run(w, 1, SOLVERS[lanes])
             runs.setdefault(lanes, []).append((kernel_ms, end_ms))
-            arithmetic = gpu_fast.LAST_ARITHMETIC
+            arithmetic = SOLVERS[lanes].last_arithmetic
             if lanes:
                 lanes_dist, lanes_via = dist.copy(), via.copy()
             else:
@@ -52,7 +56,7 @@ def compare(n: int, reps: int, unreachable: bool = False) -> None:
 
 
 def phase3_rate(n: int) -> None:
-    B, T = gpu_fast.B, gpu_fast.THREADS
+    B, T = TUNING.b, TUNING.threads
     nb = n // B
     rng = np.random.default_rng(0)
     kb = nb // 2
@@ -62,7 +66,7 @@ def phase3_rate(n: int) -> None:
     lanes[k, k][np.diag_indices(B)] = 0
     D = cuda.to_device(lanes[:, 0::2] | lanes[:, 1::2] << 16)
     V = cuda.to_device(np.full((n, n), -1, np.int32))
-    inner = gpu_fast._kernels().phase3_lanes[(nb // 2, nb - 1), (T, T)]
+    inner = gpu_fast.kernels(TUNING).phase3_lanes[(nb // 2, nb - 1), (T, T)]
     inner(D, V, kb, nb)
     after = D.copy_to_host()
     got = np.empty_like(lanes)
@@ -76,9 +80,9 @@ def phase3_rate(n: int) -> None:
 
 def steps(n: int) -> None:
     w = graph(n, seed=n)
-    gpu_fast.LANES16 = True
-    gpu_fast.run(w)  # loads the kernels, makes and fills the buffers (W holds w after)
-    buf, B = gpu_fast._BUFFERS, gpu_fast.B
+    solver = SOLVERS[True]
+    solver.run(w)  # loads the kernels, makes and fills the buffers (W holds w after)
+    buf, B = solver.buffers.kept, TUNING.b
     main, L = buf["main"], buf["L"]
     nb = L.shape[0] // B
     marks = []
@@ -88,11 +92,11 @@ def steps(n: int) -> None:
         marks[-1][1].record(main)
 
     after("start")
-    gpu_fast.launch_rounds(buf["W"], L, buf["V"], nb, stream=main, after=after, lanes=True, tiles=buf["M"])
-    gpu_fast._by_rows(gpu_fast._kernels().widen, nb * B, L.shape[1], main)(
+    gpu_fast.launch_rounds(TUNING, buf["W"], L, buf["V"], nb, stream=main, after=after, lanes=True, tiles=buf["M"])
+    gpu_fast.by_rows(gpu_fast.kernels(TUNING).widen, nb * B, L.shape[1], main)(
         L, buf["D"], buf["W"], buf["M"], buf["capped"], 0)
     after("widen")
-    gpu_fast.launch_recovery(buf["D"], buf["V"], buf["T"], nb, N=buf["N"], stream=main, after=after)
+    gpu_fast.launch_recovery(TUNING, buf["D"], buf["V"], buf["T"], nb, N=buf["N"], stream=main, after=after)
     main.synchronize()
     totals = {}
     for (_, before), (step, event) in zip(marks, marks[1:]):
