@@ -27,7 +27,7 @@ from engine.airport.cost import bag_aware_cost_matrix, travel_time_matrix
 from engine.airport.layout_io import LayoutError, bundled_airports, load_airport
 from engine.sim import SimConfig
 
-from .bench_window import BenchWindow
+from .bench import BenchWindow
 from .live_plots import KpiPlots, TimingPlot
 from .map_view import AirportMapView
 from .route_panel import RoutePanel

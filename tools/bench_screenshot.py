@@ -1,6 +1,6 @@
 """Screenshot of the benchmark window showing a results file (README, docs).
 
-    xvfb-run -a -s "-screen 0 1400x900x24" python -m gui.bench_screenshot \
+    xvfb-run -a -s "-screen 0 1400x900x24" python -m tools.bench_screenshot \
         gui/assets/bench-h100-random15.json gui/assets/screenshot-bench.png
 """
 
@@ -17,8 +17,8 @@ def main(argv: list[str]) -> int:
     app = QApplication.instance() or QApplication([])
     import tempfile
 
-    from .bench_window import BenchWindow
-    from .settings import file_settings
+    from gui.bench import BenchWindow
+    from gui.settings import file_settings
     with tempfile.TemporaryDirectory() as folder:  # never the user's own settings
         window = BenchWindow(settings=file_settings(f"{folder}/bench.ini"))
         window.resize(1300, 850)

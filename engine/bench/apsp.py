@@ -17,7 +17,7 @@ from scipy.sparse.csgraph import csgraph_from_dense, dijkstra, floyd_warshall
 
 from ..apsp import solve
 from . import report as _report
-from .report import ReferenceMismatch, Report, machine_info, median_of, repeat  # noqa: F401
+from .report import PEER_DEVICE, ReferenceMismatch, Report, machine_info, median_of, repeat  # noqa: F401
 
 FULL_CHECK_N = 600
 SAMPLED_SOURCES = 12
@@ -96,7 +96,7 @@ def measure(variant: str, cost: np.ndarray, graph: str, budget_s: float,
     if peer:
         dist, first = time_peer(variant, cost)
         check = check_result(cost, dist)
-        device = "CPU (scipy/networkx)"
+        device = PEER_DEVICE
     else:
         result = solve(cost, variant=variant)  # warm-up: JIT, first launch, allocations
         if result.variant != variant:

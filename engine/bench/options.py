@@ -55,6 +55,23 @@ class Words:
 
 
 Option = Choice | Steps | Words
+MAX_SIZE = 65536
+
+
+def parse_sizes(text: str) -> tuple[int, ...]:
+    """"64 128, 256" -> (64, 128, 256), sorted and unique; ValueError naming the bad entry."""
+    sizes = []
+    for token in text.replace(",", " ").split():
+        try:
+            n = int(token)
+        except ValueError:
+            raise ValueError(f"size {token!r} is not a whole number of vertices") from None
+        if not 2 <= n <= MAX_SIZE:
+            raise ValueError(f"size {n} is outside 2 … {MAX_SIZE}")
+        sizes.append(n)
+    if not sizes:
+        raise ValueError("give at least one size (vertices), e.g. 64 128 256")
+    return tuple(sorted(set(sizes)))
 
 
 SPARSE_FAMILIES = Choice(

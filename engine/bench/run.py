@@ -23,6 +23,21 @@ class Failure:
     message: str
 
 
+def failures_in(answers: dict) -> list[Failure]:
+    """The failed points a report's answers record (``{variant: {graph: {"error": "n=N: …"}}}``,
+    as the Floyd–Warshall run writes them), e.g. of a report read from a file."""
+    out = []
+    for variant, graphs in answers.items():
+        for graph, a in (graphs.items() if isinstance(graphs, dict) else ()):
+            if isinstance(a, dict) and "error" in a:
+                text, n = str(a["error"]), 0
+                if text.startswith("n=") and ":" in text:
+                    head, text = text.split(":", 1)
+                    n = int(head[2:]) if head[2:].isdigit() else 0
+                out.append(Failure(variant, graph, n, text.strip()))
+    return out
+
+
 class BenchHooks:
     """What a problem's ``benchmark`` tells its caller, on the thread that runs it. Every hook here does
     nothing (and a failed point stops the run): override what you need."""

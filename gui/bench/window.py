@@ -12,20 +12,20 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import QSettings, Qt
-from PySide6.QtGui import QAction, QBrush, QColor, QKeySequence
-from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QDoubleSpinBox,
-                               QFileDialog, QFormLayout, QGroupBox, QHBoxLayout, QHeaderView,
-                               QLabel, QLineEdit, QListWidget, QListWidgetItem, QMainWindow,
-                               QMessageBox, QProgressBar, QPushButton, QSplitter,
-                               QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import (QCheckBox, QComboBox, QDoubleSpinBox, QFileDialog, QFormLayout, QGroupBox,
+                               QHBoxLayout, QLabel, QLayout, QLineEdit, QMainWindow, QMessageBox, QProgressBar,
+                               QPushButton, QSplitter, QVBoxLayout, QWidget)
 
 from engine.airport.layout_io import bundled_airports
+from engine.bench.options import parse_sizes
 from engine.bench.problems import DEFAULT, PROBLEMS, load_report, problem
-from engine.bench.report import Report
-from engine.bench.run import Failure
+from engine.bench.report import Report, machine_words, own_devices
+from engine.bench.run import Failure, failures_in
 from engine.input_error import InputError
 
 from ..settings import app_settings
+from .lists import ResultsTable, VariantList
 from .options import OptionControls
 from .plot import BenchPlot
 from .worker import BenchPlan, BenchRun, BenchWorker
@@ -33,25 +33,27 @@ from .worker import BenchPlan, BenchRun, BenchWorker
 CLOSE_WAIT_MS = 1500   # closing waits this long at most for the point being measured
 
 DEFAULT_SIZES = "64 128 256 500 1024"
-PEER_DEVICE = "CPU (scipy/networkx)"
-TEXT_COLUMNS = {"variant", "graph", "check", "device"}  # the others are numbers: right-aligned
-MAX_SIZE = 65536
+def _box(title: str, *parts) -> QGroupBox:
+    """A titled group of widgets and layouts, one under the other."""
+    box = QGroupBox(title)
+    layout = QVBoxLayout(box)
+    for part in parts:
+        (layout.addLayout if isinstance(part, QLayout) else layout.addWidget)(part)
+    return box
 
 
-def parse_sizes(text: str) -> tuple[int, ...]:
-    """"64 128, 256" -> (64, 128, 256), sorted and unique; ValueError naming the bad entry."""
-    sizes = []
-    for token in text.replace(",", " ").split():
-        try:
-            n = int(token)
-        except ValueError:
-            raise ValueError(f"size {token!r} is not a whole number of vertices") from None
-        if not 2 <= n <= MAX_SIZE:
-            raise ValueError(f"size {n} is outside 2 … {MAX_SIZE}")
-        sizes.append(n)
-    if not sizes:
-        raise ValueError("give at least one size (vertices), e.g. 64 128 256")
-    return tuple(sorted(set(sizes)))
+def _row(*widgets) -> QHBoxLayout:
+    row = QHBoxLayout()
+    for w in widgets:
+        row.addWidget(w)
+    return row
+
+
+def _selectable_label() -> QLabel:
+    label = QLabel()
+    label.setWordWrap(True)
+    label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+    return label
 
 
 class BenchWindow(QMainWindow):
@@ -93,9 +95,8 @@ class BenchWindow(QMainWindow):
             self.problem_box.setItemData(self.problem_box.count() - 1, module.split(".")[-1],
                                          Qt.ItemDataRole.ToolTipRole)
         self.problem_box.setToolTip("What to benchmark: the variants, graphs and peers follow")
-        self.variant_list = QListWidget()
-        self.variant_list.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
-        self._fill_variants(DEFAULT)
+        self.variant_list = VariantList()
+        self.variant_list.fill(problem(DEFAULT))
 
         self.sizes_edit = QLineEdit(DEFAULT_SIZES)
         self.sizes_edit.setToolTip("Vertex counts, separated by spaces. Each variant runs them "
@@ -123,53 +124,25 @@ class BenchWindow(QMainWindow):
         self.run_button.setDefault(True)
         self.cancel_button = QPushButton("Cancel")
         self.cancel_button.setToolTip("Stop after the point being measured")
-        buttons = QHBoxLayout()
-        buttons.addWidget(self.run_button)
-        buttons.addWidget(self.cancel_button)
         self.progress = QProgressBar()
-        self.progress.setFormat("no run yet")
-        self.progress.setRange(0, 1)
-        self.progress.setValue(0)
+        self._set_progress("no run yet")
         self.open_button = QPushButton("Open results…")
         self.save_button = QPushButton("Save results…")
-        files = QHBoxLayout()
-        files.addWidget(self.open_button)
-        files.addWidget(self.save_button)
 
-        variants_box = QGroupBox("Variants")
-        vb = QVBoxLayout(variants_box)
-        vb.addWidget(self.variant_list)
-        run_box = QGroupBox("Run")
-        rb = QVBoxLayout(run_box)
-        rb.addLayout(form)
-        rb.addLayout(buttons)
-        rb.addWidget(self.progress)
-        results_box = QGroupBox("Results file")
-        fb = QVBoxLayout(results_box)
-        fb.addLayout(files)
         left = QWidget()
         lv = QVBoxLayout(left)
         lv.setContentsMargins(0, 0, 0, 0)
         lv.addWidget(self.problem_box)
-        lv.addWidget(variants_box)
-        lv.addWidget(run_box)
-        lv.addWidget(results_box)
+        lv.addWidget(_box("Variants", self.variant_list))
+        lv.addWidget(_box("Run", form, _row(self.run_button, self.cancel_button), self.progress))
+        lv.addWidget(_box("Results file", _row(self.open_button, self.save_button)))
         lv.addStretch(1)
         left.setFixedWidth(300)
 
-        self.source_label = QLabel()
-        self.source_label.setWordWrap(True)
-        self.source_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.source_label = _selectable_label()
         self.plot = BenchPlot()
-        self.answers_label = QLabel()
-        self.answers_label.setWordWrap(True)
-        self.answers_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.table = QTableWidget(0, 0)
-        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.verticalHeader().setVisible(False)
-        self.table.setAlternatingRowColors(True)
-        self._set_columns(problem(DEFAULT).COLUMNS)
+        self.answers_label = _selectable_label()
+        self.table = ResultsTable(problem(DEFAULT).COLUMNS)
 
         top = QWidget()
         tv = QVBoxLayout(top)
@@ -203,36 +176,6 @@ class BenchWindow(QMainWindow):
         menu.addSeparator()
         menu.addAction(close)
 
-    def _fill_variants(self, name: str) -> None:
-        """The problem's registry variants (those that cannot run here disabled, with why),
-        then its peers."""
-        bench = problem(name)
-        self.variant_list.clear()
-        for v in bench.registry():
-            item = QListWidgetItem(v.name)
-            item.setData(Qt.ItemDataRole.UserRole, v.name)
-            if v.available:
-                item.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsUserCheckable)
-                item.setToolTip(v.description)
-            else:
-                item.setText(f"{v.name} (unavailable)")
-                item.setFlags(Qt.ItemFlag.ItemIsUserCheckable)  # shown, not enabled
-                item.setToolTip(f"Unavailable here: {v.reason}\n\n{v.description}")
-            item.setCheckState(Qt.CheckState.Unchecked)
-            self.variant_list.addItem(item)
-        runnable = set(bench.variants(available_only=True))
-        for peer in bench.PEER_TIPS:
-            item = QListWidgetItem(f"{peer} (peer)")
-            item.setData(Qt.ItemDataRole.UserRole, peer)
-            item.setFlags(Qt.ItemFlag.ItemIsUserCheckable | (
-                Qt.ItemFlag.ItemIsEnabled if peer in runnable else Qt.ItemFlag.NoItemFlags))
-            item.setCheckState(Qt.CheckState.Unchecked)
-            item.setToolTip(bench.PEER_TIPS[peer])
-            self.variant_list.addItem(item)
-        self.variant_list.setFixedHeight(
-            self.variant_list.sizeHintForRow(0) * self.variant_list.count()
-            + 2 * self.variant_list.frameWidth() + 6)
-
     @property
     def problem(self) -> str:
         return self.problem_box.currentData()
@@ -245,7 +188,7 @@ class BenchWindow(QMainWindow):
 
     def _on_problem(self, _index: int) -> None:
         name = self.problem
-        self._fill_variants(name)
+        self.variant_list.fill(problem(name))
         self.set_selected_variants(self._default_variants(name))
         self.controls.show_for(name)
         self.setWindowTitle(f"BagRoute — {problem(name).NAME} benchmark")
@@ -259,11 +202,9 @@ class BenchWindow(QMainWindow):
             bar = self.progress
             self._kept_results[self._results_problem] = (self.report, self.failures, self.source,
                                                          (bar.format(), bar.maximum(), bar.value()))
-            self.report, self.failures, self.source, (words, total, done) = self._kept_results.pop(
+            self.report, self.failures, self.source, progress = self._kept_results.pop(
                 name, (None, [], "no results yet", ("no run yet", 1, 0)))
-            bar.setFormat(words)
-            bar.setRange(0, total)
-            bar.setValue(done)
+            self._set_progress(*progress)
             self._set_running(self.running)
             self._show()
         self._results_problem = name
@@ -291,22 +232,12 @@ class BenchWindow(QMainWindow):
 
     # -- choices ---------------------------------------------------------------------------
 
-    def _items(self):
-        return [self.variant_list.item(i) for i in range(self.variant_list.count())]
-
     def selected_variants(self) -> list[str]:
-        return [it.data(Qt.ItemDataRole.UserRole) for it in self._items()
-                if it.checkState() == Qt.CheckState.Checked
-                and it.flags() & Qt.ItemFlag.ItemIsEnabled]
+        return self.variant_list.selected()
 
     def set_selected_variants(self, names) -> list[str]:
         """Check exactly ``names`` (those that can run here); returns what is checked."""
-        names = set(names)
-        for it in self._items():
-            runnable = bool(it.flags() & Qt.ItemFlag.ItemIsEnabled)
-            on = runnable and it.data(Qt.ItemDataRole.UserRole) in names
-            it.setCheckState(Qt.CheckState.Checked if on else Qt.CheckState.Unchecked)
-        return self.selected_variants()
+        return self.variant_list.select(names)
 
     def set_plan(self, variants, sizes, budget_s: float = 2.0, airports: bool = False,
                  problem_name: str = DEFAULT, **options) -> None:
@@ -348,9 +279,7 @@ class BenchWindow(QMainWindow):
         self.failures = []
         self.source = "this machine, measuring now"
         self._show()
-        self.progress.setFormat("%v / %m points")
-        self.progress.setRange(0, plan.total)
-        self.progress.setValue(0)
+        self._set_progress("%v / %m points", plan.total)
         self._set_running(True)
         self.set_status(f"Running up to {plan.total} points "
                         f"({len(plan.variants)} variants × {len(plan.sizes)} sizes"
@@ -401,6 +330,11 @@ class BenchWindow(QMainWindow):
             failed = f", {len(run.failures)} failed" if run.failures else ""
             self.set_status(f"Done: {measured} points measured{failed}; every result "
                             "checked against scipy.", error=bool(run.failures))
+
+    def _set_progress(self, words: str, total: int = 1, done: int = 0) -> None:
+        self.progress.setFormat(words)
+        self.progress.setRange(0, total)
+        self.progress.setValue(done)
 
     def _set_running(self, running: bool) -> None:
         self.run_button.setEnabled(not running)
@@ -460,28 +394,15 @@ class BenchWindow(QMainWindow):
         if report.problem != self.problem:
             self.set_problem(report.problem)
         self.report = report
-        self.failures = [self._failure_of(variant, graph, a)
-                         for variant, graphs in report.answers.items() if isinstance(graphs, dict)
-                         for graph, a in graphs.items() if isinstance(a, dict) and "error" in a]
+        self.failures = failures_in(report.answers)
         self.source = path.name
         self.settings.setValue("bench/dir", str(path.parent))
-        self.progress.setFormat("opened from a file")
-        self.progress.setRange(0, 1)
-        self.progress.setValue(0)
+        self._set_progress("opened from a file")
         self._set_running(False)
         self._show()
         self.set_status(f"Opened {path}: {len(report.points)} points measured on "
-                        f"{self._machine_words(report.machine)}.")
+                        f"{machine_words(report.machine)}.")
         return True
-
-    @staticmethod
-    def _failure_of(variant: str, graph: str, answer: dict) -> Failure:
-        text = str(answer["error"])
-        n = 0
-        if text.startswith("n=") and ":" in text:
-            head, text = text.split(":", 1)
-            n = int(head[2:]) if head[2:].isdigit() else 0
-        return Failure(variant, graph, n, text.strip())
 
     def _error(self, message: str) -> None:
         self.last_error = message
@@ -498,38 +419,22 @@ class BenchWindow(QMainWindow):
         self.status_line.setText(text)
         self.status_line.setStyleSheet("color: #B00000;" if error else "")
 
-    @staticmethod
-    def _machine_words(machine: dict) -> str:
-        if not machine:
-            return "this machine"
-        cpu = machine.get("processor", "?")
-        threads = machine.get("cpu_threads")
-        cpu = f"{cpu}, {threads} CPU threads" if threads else cpu
-        return f"{machine['gpu']}; {cpu}" if machine.get("gpu") else f"no GPU; {cpu}"
-
-    def devices(self) -> list[str]:
-        """The devices the shown points ran on (scipy/networkx's CPU only when alone)."""
-        points = self.report.points if self.report else []
-        found = list(dict.fromkeys(p.device for p in points))
-        own = [d for d in found if d != PEER_DEVICE]
-        return own or found
-
     def _show(self) -> None:
         report, bench = self.report, problem(self.problem)
         points = report.points if report else []
         budget = report.budget_s if report else self.budget_spin.value()
-        devices = self.devices() if bench.NAMES_DEVICES else []
+        devices = own_devices(points) if bench.NAMES_DEVICES else []
         where = " / ".join(devices) if devices else (
-            self._machine_words(report.machine) if report and report.machine else "")
+            machine_words(report.machine) if report and report.machine else "")
         self.plot.show_points(points, budget, f"{bench.NAME} solve time" + (f" on {where}" if where else ""),
                               ladder_of=bench.ladder_of, order=bench.variants())
-        self._fill_table(points, bench)
+        self.table.show_rows(bench, points, self.failures, follow=self.running)
         if report is None:
             self.source_label.setText("<b>Results:</b> none yet")
             self.answers_label.setText("")
             self.setWindowTitle(f"BagRoute — {bench.NAME} benchmark")
             return
-        machine = self._machine_words(report.machine) if report.machine else "this machine"
+        machine = machine_words(report.machine) if report.machine else "this machine"
         self.source_label.setText(
             f"<b>Results:</b> {self.source} — <b>{machine}</b><br>"
             f"<span style='color:#555'>{report.command}</span>")
@@ -537,42 +442,9 @@ class BenchWindow(QMainWindow):
                             + (f" ({where})" if where else ""))
         self.answers_label.setText(bench.summary_html(report))
 
-    def _set_columns(self, columns) -> None:
-        self.table.setColumnCount(len(columns))
-        self.table.setHorizontalHeaderLabels(columns)
-        header = self.table.horizontalHeader()
-        for c in range(len(columns)):
-            header.setSectionResizeMode(c, QHeaderView.ResizeMode.ResizeToContents)
-        header.setSectionResizeMode(columns.index("check"), QHeaderView.ResizeMode.Stretch)
-
-    def _fill_table(self, points: list, bench) -> None:
-        columns = bench.COLUMNS
-        if [self.table.horizontalHeaderItem(c).text() for c in range(self.table.columnCount())] != list(columns):
-            self._set_columns(columns)
-        rows: list[tuple[list[str], str | None]] = [(bench.table_row(p), None) for p in points]
-        for f in self.failures:
-            cells = [f.variant, f.graph, f"{f.n:,}" if f.n else "?"] + ["—"] * (len(columns) - 5)
-            rows.append((cells + [f"FAILED: {f.message}", ""], f.message))
-        self.table.setRowCount(len(rows))
-        red = QBrush(QColor("#B00000"))
-        for r, (cells, failure) in enumerate(rows):
-            for c, text in enumerate(cells):
-                item = QTableWidgetItem(text)
-                if columns[c] not in TEXT_COLUMNS:
-                    item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-                if failure is not None:
-                    item.setForeground(red)
-                    item.setToolTip(failure)
-                self.table.setItem(r, c, item)
-        if rows and self.running:
-            self.table.scrollToBottom()  # follow the run
-        elif rows:
-            self.table.scrollToTop()
-
     def table_rows(self) -> list[list[str]]:
         """The table's text, row by row (tests, copy)."""
-        return [[self.table.item(r, c).text() for c in range(self.table.columnCount())]
-                for r in range(self.table.rowCount())]
+        return self.table.rows()
 
     # -- settings and closing --------------------------------------------------------------
 
