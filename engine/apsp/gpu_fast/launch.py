@@ -17,10 +17,14 @@ from .source import SIMULATED, generated_source
 from .tuning import Tuning
 
 
-@functools.cache
 def kernels(t: Tuning):
     """The compiled kernels for ``t`` (compiled on first use, before any timing; cached on disk
     on a GPU)."""
+    return _kernels(t.kernel_part())
+
+
+@functools.cache
+def _kernels(t: Tuning):
     return module_from_source(generated_source(t))
 
 
@@ -60,11 +64,15 @@ def kernel_cache_dir() -> str:
     raise OSError("no writable folder for the compiled GPU kernels")
 
 
-@functools.cache
 def one_launch(t: Tuning) -> tuple:
     """(kernel, most co-resident blocks, None), or (None, 0, why) where cooperative launches
     cannot be built (grid barriers need the CUDA toolkit's cudadevrt library); then every size
     takes the many-launch path."""
+    return _one_launch(t.kernel_part())
+
+
+@functools.cache
+def _one_launch(t: Tuning) -> tuple:
     try:
         kernel = cuda.jit("void(int32[:, ::1], int32[:, ::1], int32[:, ::1], int32)",
                           cache=not SIMULATED)(kernels(t).one_launch)

@@ -49,6 +49,13 @@ class Tuning:
     def recover_rows(self) -> int:
         return self.threads * self.threads // self.b
 
+    def kernel_part(self) -> "Tuning":
+        """This tuning with only what the kernels' source depends on kept (the rest at the
+        defaults): tunings that differ only in thresholds share their compiled kernels."""
+        return Tuning(b=self.b, threads=self.threads, cells=self.cells, unroll=self.unroll,
+                      tile_pad=self.tile_pad, recover_columns=self.recover_columns,
+                      recover_batch=self.recover_batch)
+
 
 SIMULATOR = Tuning(b=16, threads=4, cells=4, unroll=4, recover_columns=8, recover_batch=4,
                    one_launch_max=10**9)
