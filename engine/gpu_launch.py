@@ -1,7 +1,7 @@
 """Launch helpers every family's CUDA kernels share: grid sizes, device-synchronised timing,
 and the two guards that make a solve end by construction on a real GPU as under the simulator:
-host loops over device rounds bounded by what their algorithm proves, and persistent (grid-barrier) kernels sized to the blocks that
-can be resident at once.
+host loops over device rounds bounded by what their algorithm proves, and persistent
+(grid-barrier) kernels sized to the blocks that can be resident at once.
 
 Launch sizes are small under Numba's CUDA simulator, where every GPU thread is a Python thread.
 """
