@@ -1,8 +1,7 @@
-"""Launch helpers every family's CUDA kernels share: grid sizes, device buffers kept on a graph
-between calls, device-synchronised timing, and the two guards that make a solve end by
-construction on a real GPU as under the simulator: host loops over device rounds bounded by
-what their algorithm proves, and persistent (grid-barrier) kernels sized to the blocks that
-can be resident at once.
+"""Launch helpers every family's CUDA kernels share: grid sizes, device-synchronised timing,
+and the two guards that make a solve end by construction on a real GPU as under the simulator:
+host loops over device rounds bounded by what their algorithm proves, and persistent
+(grid-barrier) kernels sized to the blocks that can be resident at once.
 
 Launch sizes are small under Numba's CUDA simulator, where every GPU thread is a Python thread.
 """
@@ -11,7 +10,6 @@ import functools
 import threading
 import time
 
-import numpy as np
 from numba import cuda
 
 from .gpu_device import simulated
@@ -27,26 +25,6 @@ def ceil_div(a: int, b: int) -> int:
 def blocks_for(count: int) -> int:
     """Blocks of ``THREADS`` for a grid-stride loop over ``count`` items."""
     return max(1, min(MAX_BLOCKS, ceil_div(count, THREADS)))
-
-
-def kept_buffer(g, name: str, shape, dtype):
-    """A device array kept on graph ``g`` (in ``g.device``) between calls, made again when its
-    shape or dtype changes; an empty dimension gets one element (a kernel argument must point
-    somewhere)."""
-    shape = tuple(max(int(s), 1) for s in np.atleast_1d(shape))
-    b = g.device.get(("buffer", name))
-    if b is None or b.shape != shape or b.dtype != np.dtype(dtype):
-        b = g.device[("buffer", name)] = cuda.device_array(shape, dtype)
-    return b
-
-
-def kept_pinned(g, name: str, size: int, dtype):
-    """A page-locked host array kept on graph ``g`` between calls (what the device copies small
-    answers into), made again when its size or dtype changes."""
-    h = g.device.get(("pinned", name))
-    if h is None or h.size != size or h.dtype != np.dtype(dtype):
-        h = g.device[("pinned", name)] = cuda.pinned_array(size, dtype)
-    return h
 
 
 def timed_on_device(launch_all) -> float:

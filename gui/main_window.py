@@ -16,7 +16,7 @@ from PySide6.QtWidgets import (QApplication, QFileDialog, QLabel, QMainWindow, Q
 from engine.airport.layout_io import AIRPORTS_DIR, LayoutError, bundled_airports, load_airport
 from engine.apsp import solve as apsp_solve
 
-from .bench_window import BenchWindow
+from .bench import BenchWindow
 from .day.live_day import LiveDay
 from .map.map_view import AirportMapView
 from .route.finder import RouteFinder

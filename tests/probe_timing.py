@@ -1,4 +1,4 @@
-"""What the measuring scripts (``tests/probe_*.py``, ``tests/gpu_probes/``) share: a median."""
+"""What the measuring scripts (``tests/probe_*.py``, ``benchmarks/``) share: a median."""
 import statistics
 import time
 

@@ -4,19 +4,24 @@ gpu-fast, buffers kept between calls, larger graphs on a real GPU.
 Under Numba's CUDA simulator (no GPU) the graphs stay small: every GPU thread is a Python thread.
 """
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
-from engine.apsp import solve
-from engine.apsp import gpu_fast
+from engine import gpu_memory
+from engine.apsp import gpu_fast, solve
+from engine.apsp.gpu_fast import Solver, solver as fast_run
 from engine.apsp.gpu_lanes16 import CAP
-from engine.gpu_device import simulated
-from engine.apsp.matrix import to_int32_costs
+from engine.apsp.matrix import to_float_distances, to_int32_costs
 from engine.apsp.random_graph import paper_random_graph
+from engine.apsp.result import APSPResult
+from engine.gpu_device import simulated
 from tests.apsp_reference import assert_routes_sum_to_distances, scipy_distances
 
 SIM = simulated()
-B = gpu_fast.B
+DEFAULT = gpu_fast.default_tuning()
+B = DEFAULT.b
 # Around gpu-fast's tile: one short of it, exactly it, one over, and one over two tiles.
 TILE_EDGE_SIZES = [B - 1, B, B + 1, 2 * B + 1]
 LARGE = [] if SIM else [257, 1000, 2049, 3100]  # 3100: past MAPPED_MAX, copied
@@ -28,28 +33,42 @@ def sample_pairs(n, count=400, seed=1):
     return pairs + [(0, n - 1), (n - 1, 0)]
 
 
+def tuned(**changes) -> Solver:
+    """A gpu-fast solver with this machine's tuning, ``changes`` made."""
+    return Solver(replace(DEFAULT, **changes))
+
+
+def solved(solver: Solver, cost) -> APSPResult:
+    """``solve(cost, "gpu-fast")`` as ``solver`` runs it: the input converted where it reads it."""
+    w = to_int32_costs(cost, out=solver.input_array(len(cost)))
+    dist, routes, seconds = solver.run(w)
+    return APSPResult(to_float_distances(dist), routes, "gpu-fast", seconds, seconds, "GPU", w)
+
+
 def check(cost, variant):
-    result = solve(cost, variant=variant)
-    assert result.variant == variant, result.note
+    """``variant`` (a name, or a gpu-fast ``Solver``) gives scipy's distances and true routes."""
+    if isinstance(variant, Solver):
+        result = solved(variant, cost)
+    else:
+        result = solve(cost, variant=variant)
+        assert result.variant == variant, result.note
     np.testing.assert_array_equal(result.dist, scipy_distances(cost))
     assert_routes_sum_to_distances(result, cost, sample_pairs(cost.shape[0]))
     return result
 
 
 @pytest.fixture(params=["one launch", "many launches", "copied"])
-def fast_path(request, monkeypatch):
+def fast_path(request) -> Solver:
     """gpu-fast on each of its two schedules, whatever the graph's size, and the path large
     graphs take (many launches, the input and answer copied through page-locked buffers)."""
-    monkeypatch.setattr(gpu_fast, "ONE_LAUNCH_MAX", -1 if request.param == "one launch" else 0)
-    if request.param == "copied":
-        monkeypatch.setattr(gpu_fast, "MAPPED_MAX", 0)
-    return request.param
+    return tuned(one_launch_max=-1 if request.param == "one launch" else 0,
+                 mapped_max=0 if request.param == "copied" else DEFAULT.mapped_max)
 
 
 @pytest.mark.parametrize("n", TILE_EDGE_SIZES)
 def test_fast_variant_is_exact_around_its_tile_size(n, fast_path):
     for density in (15, 85):
-        check(paper_random_graph(n, density, seed=n + density), "gpu-fast")
+        check(paper_random_graph(n, density, seed=n + density), fast_path)
 
 
 @pytest.mark.skipif(SIM, reason="larger graphs need a real GPU")
@@ -60,12 +79,10 @@ def test_larger_graphs_match_scipy_on_the_gpu(n, variant):
 
 
 @pytest.mark.skipif(SIM, reason="larger graphs need a real GPU")
-def test_fast_variant_both_paths_agree_on_a_mid_sized_graph(monkeypatch):
+def test_fast_variant_both_paths_agree_on_a_mid_sized_graph():
     cost = paper_random_graph(1500, 85, weight_range=1000, seed=5)
-    monkeypatch.setattr(gpu_fast, "ONE_LAUNCH_MAX", -1)
-    one = solve(cost, variant="gpu-fast")
-    monkeypatch.setattr(gpu_fast, "ONE_LAUNCH_MAX", 0)
-    many = solve(cost, variant="gpu-fast")
+    one = solved(tuned(one_launch_max=-1), cost)
+    many = solved(tuned(one_launch_max=0), cost)
     np.testing.assert_array_equal(one.dist, many.dist)
     assert_routes_sum_to_distances(many, cost, sample_pairs(1500))
 
@@ -76,7 +93,7 @@ def test_fast_variant_zero_cost_cycles_give_simple_routes(fast_path):
     cost = paper_random_graph(n, 15, weight_range=4, seed=3)
     cost[rng.random((n, n)) < 0.2] = 0.0
     np.fill_diagonal(cost, 0)
-    check(cost, "gpu-fast")
+    check(cost, fast_path)
 
 
 def test_fast_variant_repeated_and_resized_calls_stay_exact(monkeypatch):
@@ -85,11 +102,11 @@ def test_fast_variant_repeated_and_resized_calls_stay_exact(monkeypatch):
     # the input pool full, their input is copied into the kept mapped buffer.
     for mapped_max, answer_bytes, input_bytes in ((10**9, 10**9, 10**9), (10**9, 0, 10**9),
                                                   (10**9, 10**9, 0), (0, 10**9, 10**9)):
-        monkeypatch.setattr(gpu_fast, "MAPPED_MAX", mapped_max)
-        monkeypatch.setattr(gpu_fast._ANSWERS, "max_bytes", answer_bytes)
-        monkeypatch.setattr(gpu_fast._INPUTS, "max_bytes", input_bytes)
+        solver = tuned(mapped_max=mapped_max)
+        monkeypatch.setattr(solver.buffers.answers, "max_bytes", answer_bytes)
+        monkeypatch.setattr(solver.buffers.inputs, "max_bytes", input_bytes)
         for n, seed in ((B + 2, 1), (B + 2, 2), (B - 3, 3)):
-            check(paper_random_graph(n, 50, seed=seed), "gpu-fast")
+            check(paper_random_graph(n, 50, seed=seed), solver)
 
 
 def test_answers_kept_by_the_caller_survive_later_solves(fast_path):
@@ -97,7 +114,7 @@ def test_answers_kept_by_the_caller_survive_later_solves(fast_path):
     n = B + 5
     kept, snapshots = [], []
     for seed in (1, 2, 3, 4):
-        result = solve(paper_random_graph(n, 30, seed=seed), variant="gpu-fast")
+        result = solved(fast_path, paper_random_graph(n, 30, seed=seed))
         kept.append(result.routes.matrix[0])             # a view outliving its result
         snapshots.append(result.routes.matrix.copy())
         assert_routes_sum_to_distances(result, result.cost, sample_pairs(n))
@@ -113,73 +130,70 @@ def test_small_inputs_are_solved_where_they_were_converted_and_kept_while_used()
     costs = [paper_random_graph(n, 30, seed=seed) for seed in (1, 2, 3)]
     results = [solve(cost, variant="gpu-fast") for cost in costs]
     for cost, result in zip(costs, results):
-        assert gpu_fast._INPUTS.kernel_arg(result.cost) is not None, "the input was copied"
+        assert gpu_fast.SOLVER.buffers.inputs.kernel_arg(result.cost) is not None, "the input was copied"
         np.testing.assert_array_equal(result.cost, to_int32_costs(cost))
         np.testing.assert_array_equal(result.dist, scipy_distances(cost))
 
 
-def test_copied_answers_have_int16_vias_where_they_fit_and_int32_beyond(monkeypatch):
-    monkeypatch.setattr(gpu_fast, "MAPPED_MAX", 0)
+def test_copied_answers_have_int16_vias_where_they_fit_and_int32_beyond():
     cost = paper_random_graph(B + 3, 40, seed=6)
-    assert check(cost, "gpu-fast").routes.matrix.dtype == np.int16
-    monkeypatch.setattr(gpu_fast, "VIA16_MAX", 0)
-    assert check(cost, "gpu-fast").routes.matrix.dtype == np.int32
+    assert check(cost, tuned(mapped_max=0)).routes.matrix.dtype == np.int16
+    assert check(cost, tuned(mapped_max=0, via16_max=0)).routes.matrix.dtype == np.int32
 
 
-def test_copied_inputs_come_from_the_page_locked_pool(monkeypatch):
-    monkeypatch.setattr(gpu_fast, "MAPPED_MAX", 0)
-    result = check(paper_random_graph(B + 3, 40, seed=7), "gpu-fast")
-    assert gpu_fast._COPIED_INPUTS.owns(result.cost), "the input was copied"
+def test_copied_inputs_come_from_the_page_locked_pool():
+    solver = tuned(mapped_max=0)
+    result = check(paper_random_graph(B + 3, 40, seed=7), solver)
+    assert solver.buffers.copied_inputs.owns(result.cost), "the input was copied"
 
 
-def test_copied_graphs_are_solved_in_16_bit_lanes_where_every_distance_fits(monkeypatch):
+def test_copied_graphs_are_solved_in_16_bit_lanes_where_every_distance_fits():
     # A cost above the lanes' cap is capped; on no shortest path (0 -> 1 has shorter ones),
     # it leaves the answer exact, still from the lanes.
-    monkeypatch.setattr(gpu_fast, "MAPPED_MAX", 0)
+    solver = tuned(mapped_max=0)
     cost = paper_random_graph(B + 3, 85, seed=8)
     cost[0, 1] = 10 * CAP
-    check(cost, "gpu-fast")
-    assert gpu_fast.LAST_ARITHMETIC == "lanes16"
+    check(cost, solver)
+    assert solver.last_arithmetic == "lanes16"
 
 
 @pytest.mark.parametrize("graph", ["unreachable vertex", "vertex beyond the cap"])
-def test_pairs_at_the_lanes_cap_are_solved_again_in_int32_on_their_tiles_only(graph, monkeypatch):
+def test_pairs_at_the_lanes_cap_are_solved_again_in_int32_on_their_tiles_only(graph):
     # The last vertex (tile column 1 of 2) is reached by nothing, or only from vertex 0 through
     # an edge above the cap: its column ends at the cap, and int32 rounds redo that column's
     # tiles alone, starting from the lanes' answer.
-    monkeypatch.setattr(gpu_fast, "MAPPED_MAX", 0)
+    solver = tuned(mapped_max=0)
     n = B + 3
     cost = paper_random_graph(n, 85, seed=9)
     cost[:, n - 1] = np.inf
     if graph == "vertex beyond the cap":
         cost[0, n - 1] = 2 * CAP
     np.fill_diagonal(cost, 0)
-    check(cost, "gpu-fast")
-    assert gpu_fast.LAST_ARITHMETIC == "lanes16, then int32"
-    np.testing.assert_array_equal(gpu_fast._BUFFERS["M"].copy_to_host(), [[0, 1], [0, 1]])
+    check(cost, solver)
+    assert solver.last_arithmetic == "lanes16, then int32"
+    np.testing.assert_array_equal(solver.buffers.kept["M"].copy_to_host(), [[0, 1], [0, 1]])
 
 
-def test_copied_graphs_in_int32_only_where_lanes_are_turned_off(monkeypatch):
-    monkeypatch.setattr(gpu_fast, "MAPPED_MAX", 0)
-    monkeypatch.setattr(gpu_fast, "LANES16", False)
-    check(paper_random_graph(B + 3, 85, seed=8), "gpu-fast")
-    assert gpu_fast.LAST_ARITHMETIC == "int32"
+def test_copied_graphs_in_int32_only_where_lanes_are_turned_off():
+    solver = tuned(mapped_max=0, lanes16=False)
+    check(paper_random_graph(B + 3, 85, seed=8), solver)
+    assert solver.last_arithmetic == "int32"
 
 
 def test_page_locked_memory_refused_gives_ordinary_memory(monkeypatch):
     def refuse(shape, dtype):
         raise RuntimeError("CUDA_ERROR_OUT_OF_MEMORY")
-    monkeypatch.setattr(gpu_fast, "SIMULATED", False)
-    monkeypatch.setattr(gpu_fast.cuda, "pinned_array", refuse)
-    a = gpu_fast.host_array((3, 4), np.int16)
+    monkeypatch.setattr(gpu_memory, "simulated", lambda: False)
+    monkeypatch.setattr(gpu_memory.cuda, "pinned_array", refuse)
+    a = gpu_memory.host_array((3, 4), np.int16)
     assert a.shape == (3, 4) and a.dtype == np.int16
 
 
-@pytest.mark.parametrize("mapped_max", [gpu_fast.MAPPED_MAX, 0])
+@pytest.mark.parametrize("mapped_max", [DEFAULT.mapped_max, 0])
 def test_kernel_time_is_part_of_the_total_time(mapped_max, monkeypatch):
-    monkeypatch.setattr(gpu_fast, "MAPPED_MAX", mapped_max)
+    monkeypatch.setattr(gpu_fast, "SOLVER", tuned(mapped_max=mapped_max))  # what solve() runs
     result = solve(paper_random_graph(B + 3, 50, seed=2), variant="gpu-fast")
-    assert 0 < result.kernel_seconds <= result.seconds
+    assert result.variant == "gpu-fast" and 0 < result.kernel_seconds <= result.seconds
 
 
 class _Buffer:
@@ -197,43 +211,41 @@ def test_launches_are_replayed_as_a_graph_from_the_second_sight_of_their_buffers
             captured.append(queue)
             self.launch = lambda: "replayed"
 
-    monkeypatch.setattr(gpu_fast, "SIMULATED", False)
-    monkeypatch.setattr(gpu_fast, "LaunchGraph", Graph)
-    monkeypatch.setattr(gpu_fast, "GRAPH_ERROR", None)
-    monkeypatch.setattr(gpu_fast.cuda, "stream", lambda: "stream")
-    buf, pair = {}, (_Buffer(1), _Buffer(2))
-    assert gpu_fast._replayed(buf, pair, "queue") is None          # first sight: plain launches
-    assert gpu_fast._replayed(buf, pair, "queue")() == "replayed"  # second: captured, replayed
-    assert gpu_fast._replayed(buf, pair, "other")() == "replayed"  # then replayed as captured
+    monkeypatch.setattr(fast_run, "SIMULATED", False)
+    monkeypatch.setattr(fast_run, "LaunchGraph", Graph)
+    monkeypatch.setattr(fast_run.cuda, "stream", lambda: "stream")
+    solver, buf, pair = Solver(), {}, (_Buffer(1), _Buffer(2))
+    assert solver.replayed(buf, pair, "queue") is None          # first sight: plain launches
+    assert solver.replayed(buf, pair, "queue")() == "replayed"  # second: captured, replayed
+    assert solver.replayed(buf, pair, "other")() == "replayed"  # then replayed as captured
     assert captured == ["queue"]
-    for address in range(3, 3 + gpu_fast.GRAPHS_KEPT):             # other buffers push it out
-        gpu_fast._replayed(buf, (_Buffer(address), _Buffer(2)), "queue")
-    assert len(buf["graphs"]) == gpu_fast.GRAPHS_KEPT
-    assert gpu_fast._replayed(buf, pair, "queue") is None
+    for address in range(3, 3 + solver.tuning.graphs_kept):             # other buffers push it out
+        solver.replayed(buf, (_Buffer(address), _Buffer(2)), "queue")
+    assert len(buf["graphs"]) == solver.tuning.graphs_kept
+    assert solver.replayed(buf, pair, "queue") is None
 
 
 def test_a_refused_graph_means_plain_launches_from_then_on(monkeypatch):
     def refuse(queue, stream):
         raise RuntimeError("stream capture not supported")
 
-    monkeypatch.setattr(gpu_fast, "SIMULATED", False)
-    monkeypatch.setattr(gpu_fast, "LaunchGraph", refuse)
-    monkeypatch.setattr(gpu_fast, "GRAPH_ERROR", None)
-    monkeypatch.setattr(gpu_fast.cuda, "stream", lambda: "stream")
-    buf, pair = {}, (_Buffer(1), _Buffer(2))
-    assert gpu_fast._replayed(buf, pair, "queue") is None
-    assert gpu_fast._replayed(buf, pair, "queue") is None
-    assert "stream capture not supported" in gpu_fast.GRAPH_ERROR
-    assert gpu_fast._replayed(buf, (_Buffer(5), _Buffer(6)), "queue") is None
+    monkeypatch.setattr(fast_run, "SIMULATED", False)
+    monkeypatch.setattr(fast_run, "LaunchGraph", refuse)
+    monkeypatch.setattr(fast_run.cuda, "stream", lambda: "stream")
+    solver, buf, pair = Solver(), {}, (_Buffer(1), _Buffer(2))
+    assert solver.replayed(buf, pair, "queue") is None
+    assert solver.replayed(buf, pair, "queue") is None
+    assert "stream capture not supported" in solver.graph_error
+    assert solver.replayed(buf, (_Buffer(5), _Buffer(6)), "queue") is None
 
 
 @pytest.mark.skipif(SIM, reason="the simulator launches plainly: graphs need a real GPU")
-def test_graph_replays_solve_each_new_graph_exactly(monkeypatch):
+def test_graph_replays_solve_each_new_graph_exactly():
     # The app solves one airport again and again with new costs in the same buffers: replays
     # must read the new costs, and every answer stays exact.
-    monkeypatch.setattr(gpu_fast, "ONE_LAUNCH_MAX", 0)
+    solver = tuned(one_launch_max=0)
     n = 700
     for seed in range(4):
-        check(paper_random_graph(n, 15, seed=seed), "gpu-fast")
-    assert gpu_fast.GRAPH_ERROR is None
-    assert any(g is not None for g in gpu_fast._BUFFERS["graphs"].values())
+        check(paper_random_graph(n, 15, seed=seed), solver)
+    assert solver.graph_error is None
+    assert any(g is not None for g in solver.buffers.kept["graphs"].values())

@@ -6,7 +6,8 @@ import pytest
 
 from engine.apsp.random_graph import paper_random_graph
 from engine.bench.apsp import ReferenceMismatch, check_result, load_report
-from engine.bench.run import BenchHooks, run_benchmark
+from engine.bench.apsp_run import run_benchmark
+from engine.bench.run import BenchHooks
 from main import main
 from tests.apsp_reference import scipy_distances
 from tests.synthetic_measure import SyntheticMeasure

@@ -5,7 +5,7 @@ import gc
 import numpy as np
 import pytest
 
-from engine.apsp.buffer_pool import BufferPool
+from engine.gpu_memory import BufferPool
 
 
 class Mapped(np.ndarray):

@@ -1,7 +1,7 @@
 """Walking a route out of any variant's result takes time bounded by the route's length, zero-cost
 cycles included: a route matrix that cycles is noticed within 2n steps (not 2n², which took 3 s
 a route at n = 1,536 on gpu-fast's vias) and the route is rebuilt from the distances.
-Routes are checked by summing their edges. (Route times on the H100: tests/gpu_probes/probe_trust.py.)"""
+Routes are checked by summing their edges. (Route times on the H100: benchmarks/probe_trust.py.)"""
 
 import numpy as np
 import pytest

@@ -2,7 +2,7 @@
 converted inputs), so results held across many later solves, and solves from several threads at
 once (the app's solver, race and simulation all call ``solve()``), must each keep exactly what
 their own solve produced. Under Numba's CUDA simulator here (small graphs), on the H100 through
-tests/gpu_probes/probe_trust.py (larger ones, more threads and solves)."""
+benchmarks/probe_trust.py (larger ones, more threads and solves)."""
 
 import os
 import threading
@@ -16,7 +16,7 @@ from engine.gpu_device import simulated
 from tests.apsp_reference import scipy_distances
 
 SIM = simulated()
-SIZES = (gpu_fast.B + 5, gpu_fast.B - 3) if SIM else (277, 500, 1100)
+SIZES = (gpu_fast.SOLVER.tuning.b + 5, gpu_fast.SOLVER.tuning.b - 3) if SIM else (277, 500, 1100)
 THREADS = int(os.environ.get("BAGROUTE_BUFFER_THREADS", 3 if SIM else 8))
 SOLVES = int(os.environ.get("BAGROUTE_BUFFER_SOLVES", 3 if SIM else 40))
 VARIANTS = ["gpu-fast", "gpu-fast", "gpu-blocked", "cpu-linear"]  # gpu-fast, the pooled one, most

@@ -16,7 +16,7 @@ from numba import cuda
 
 from engine import gpu_launch
 from engine.gpu_device import simulated
-from engine.apsp.buffer_pool import BufferPool
+from engine.gpu_memory import BufferPool
 from engine.sssp import NegativeCycleError, answer_buffers, gpu_delta_stepping, gpu_fast, gpu_spmv, prepare, solve
 from engine.sssp.delta import RULES, choose_delta
 from tests.hang_guard import gpu_time_limit

@@ -25,12 +25,3 @@ def empty_result(w: np.ndarray, kind: str = "predecessor"):
     """The answer for a graph of no vertices: nothing to launch."""
     return w.copy(), RouteMatrix(kind, np.zeros((0, 0), np.int32)), 0.0
 
-
-def mapped_host(shape, dtype=np.int32) -> tuple:
-    """(kernel argument, host ndarray) of page-locked host memory the device reads and writes
-    directly. The simulator copies host arrays in and out of every launch: one plain array."""
-    if SIMULATED:
-        host = np.empty(shape, dtype)
-        return host, host
-    memory = cuda.mapped_array(shape, dtype)
-    return memory, np.ndarray.view(memory, np.ndarray)

@@ -23,7 +23,9 @@ from scipy.sparse.csgraph import connected_components, minimum_spanning_tree
 
 from ..graph_families import FAMILIES, family_edges
 from ..mst import EdgeGraph, from_edges, get_variant, spanning_forest
-from .report import Report, ReferenceMismatch, machine_info, median_of, repeat, stopped_and_failed_lines
+from .options import SPARSE_FAMILIES
+from .report import (Report, ReferenceMismatch, fmt_ms, machine_info, median_of, repeat, stopped_and_failed_lines,
+                     stopped_html)
 from .run import BenchHooks, Run, Stopped
 
 TITLE = "minimum spanning forests (seed 003) on sparse graphs, peers scipy and networkx"
@@ -32,6 +34,11 @@ PEERS = ("scipy", "networkx")
 PEER_TIPS = {"scipy": "scipy.sparse.csgraph.minimum_spanning_tree (compiled Kruskal, one thread)",
              "networkx": "networkx.minimum_spanning_edges, Kruskal (Python)"}
 OPTION_FLAGS = {"families": "--mst-families", "degree": "--mst-degree"}
+NAME = "Minimum spanning forests"
+COLUMNS = ("variant", "graph", "n", "m", "ms warm", "ms solve", "ms first", "ms upload", "check",
+           "device")
+NAMES_DEVICES = False  # peers run on several devices: the plot names the machine
+OPTIONS = (SPARSE_FAMILIES,)
 WARM_SIDE = 64
 
 
@@ -304,3 +311,20 @@ def format_table(report: Report) -> str:
                     f"{p.total:14.6g}  {p.check}")
     rows += stopped_and_failed_lines(report)
     return "\n".join(rows)
+
+
+def table_row(p) -> list[str]:
+    """A point's cells under ``COLUMNS``."""
+    upload = fmt_ms(p.upload_ms) if p.upload_ms is not None else "—"
+    return [p.variant, p.graph, f"{p.n:,}", f"{p.m:,}", fmt_ms(p.median_ms),
+            fmt_ms(p.kernel_median_ms), fmt_ms(p.first_ms), upload, p.check, p.device]
+
+
+def ladder_of(p) -> str | None:
+    """A spanning-forest point's curve in the plot: its family; None for an airport."""
+    return None if p.family == "airport" else p.family
+
+
+def summary_html(report: Report) -> str:
+    """Where ladders stopped."""
+    return stopped_html(report)

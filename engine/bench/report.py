@@ -162,3 +162,42 @@ def stopped_and_failed_lines(report: Report) -> list[str]:
     if a.get("errors"):
         rows += ["", "Failed points:"] + [f"  {what}: {why}" for what, why in a["errors"].items()]
     return rows
+
+
+def stopped_html(report: Report) -> str:
+    """Where ladders stopped, a few of them, for a summary line (HTML)."""
+    stopped = report.answers.get("stopped") or {}
+    if not stopped:
+        return ""
+    return (f"<b>Ladders stopped</b> ({len(stopped)}) — "
+            + "; ".join(f"{what}: {why}" for what, why in list(stopped.items())[:4])
+            + (" …" if len(stopped) > 4 else ""))
+
+
+def fmt_ms(ms: float) -> str:
+    """Milliseconds for a table cell: three decimals below 100, one above."""
+    return f"{ms:,.3f}" if ms < 100 else f"{ms:,.1f}"
+
+
+def short_ms(ms: float) -> str:
+    """Three significant figures, for a summary line: 0.0137, 3.65, 13.9, 1,827."""
+    return f"{ms:,.0f}" if ms >= 100 else f"{ms:.3g}"
+
+
+PEER_DEVICE = "CPU (scipy/networkx)"  # the device a CPU peer's points name
+
+
+def own_devices(points: list) -> list[str]:
+    """The devices the points ran on, the CPU peers' only when they are alone."""
+    found = list(dict.fromkeys(p.device for p in points))
+    return [d for d in found if d != PEER_DEVICE] or found
+
+
+def machine_words(machine: dict) -> str:
+    """A report's machine in a few words: its GPU (or none) and its processor."""
+    if not machine:
+        return "this machine"
+    cpu = machine.get("processor", "?")
+    threads = machine.get("cpu_threads")
+    cpu = f"{cpu}, {threads} CPU threads" if threads else cpu
+    return f"{machine['gpu']}; {cpu}" if machine.get("gpu") else f"no GPU; {cpu}"

@@ -1,6 +1,6 @@
-"""One benchmark run: what every problem's run shares (the hooks a caller hears, a failed
-point, the sequencing of points), and the Floyd–Warshall run: each variant up the size ladder
-until a solve is over the budget, the largest n within it refined by bisection, then each airport.
+"""One benchmark run: what every problem's run shares — the hooks a caller hears, a failed
+point, the sequencing of points. It knows no problem: each problem's module (``problems.py``)
+drives a ``Run`` with its own points.
 
 The CLI and the GUI's benchmark window both run these; a ``BenchHooks`` is how each shows
 progress, saves, reports a failed point and cancels between points.
@@ -9,12 +9,9 @@ progress, saves, reports a failed point and cancels between points.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Iterable
+from typing import Callable
 
-import numpy as np
-
-from ..apsp.random_graph import paper_random_graph
-from .apsp import Point, Report, machine_info, measure, paper_answers  # noqa: F401
+from .report import Report
 
 
 @dataclass
@@ -26,8 +23,23 @@ class Failure:
     message: str
 
 
+def failures_in(answers: dict) -> list[Failure]:
+    """The failed points a report's answers record (``{variant: {graph: {"error": "n=N: …"}}}``,
+    as the Floyd–Warshall run writes them), e.g. of a report read from a file."""
+    out = []
+    for variant, graphs in answers.items():
+        for graph, a in (graphs.items() if isinstance(graphs, dict) else ()):
+            if isinstance(a, dict) and "error" in a:
+                text, n = str(a["error"]), 0
+                if text.startswith("n=") and ":" in text:
+                    head, text = text.split(":", 1)
+                    n = int(head[2:]) if head[2:].isdigit() else 0
+                out.append(Failure(variant, graph, n, text.strip()))
+    return out
+
+
 class BenchHooks:
-    """What ``run_benchmark`` tells its caller, on the thread that runs it. Every hook here does
+    """What a problem's ``benchmark`` tells its caller, on the thread that runs it. Every hook here does
     nothing (and a failed point stops the run): override what you need."""
 
     def started(self, report: Report) -> None:
@@ -36,7 +48,7 @@ class BenchHooks:
     def measuring(self, variant: str, graph: str, n: int) -> None:
         """A point is about to be measured."""
 
-    def measured(self, report: Report, point: Point) -> None:
+    def measured(self, report: Report, point) -> None:
         """``point`` is now in ``report``, its answers updated (a checkpoint)."""
 
     def failed(self, failure: Failure, error: Exception) -> bool:
@@ -51,20 +63,6 @@ class BenchHooks:
     def should_stop(self) -> bool:
         """Asked before each point: True ends the run there with what it measured."""
         return False
-
-
-def answers_for(points: list[Point], failures: list[Failure], budget_s: float) -> dict:
-    """The paper's answers per variant and graph, plus ``error`` where a point failed."""
-    out = paper_answers(points, budget_s)
-    for f in failures:
-        out.setdefault(f.variant, {}).setdefault(f.graph, {})["error"] = f"n={f.n}: {f.message}"
-    return out
-
-
-def planned_points(variants, sizes, densities, airports, bisect_steps: int) -> int:
-    """The most points ``run_benchmark`` measures with these arguments."""
-    ladder = len(set(sizes)) + bisect_steps
-    return len(variants) * (len(densities) * ladder + len(airports))
 
 
 class Stopped(Exception):
@@ -108,77 +106,3 @@ class Run:
         if count > 0:
             self.total -= count
             self.hooks.advanced(self.done, self.total)
-
-
-class _FloydWarshallRun(Run):
-    def __init__(self, report: Report, hooks: BenchHooks, measure_fn: Callable, total: int):
-        super().__init__(report, hooks, total, answers_for)
-        self.measure_fn = measure_fn
-
-    def fw_point(self, variant: str, graph: str, n: int, cost_of: Callable[[], np.ndarray]):
-        return self.point(variant, graph, n,
-                          lambda: self.measure_fn(variant, cost_of(), graph, self.report.budget_s))
-
-    def ladder(self, variant: str, density: int, sizes: list[int], bisect_steps: int) -> None:
-        """``sizes`` in increasing order until one is over the budget, then bisect between the
-        last that fit and it. A failed point ends the ladder."""
-        graph = f"random-{density}%"
-        planned = self.done + len(sizes) + bisect_steps
-
-        def fits(n):  # None: the point failed
-            p = self.fw_point(variant, graph, n, lambda: paper_random_graph(n, density, seed=n))
-            return None if p is None else p.kernel_median_ms / 1e3 <= self.report.budget_s
-
-        lo = hi = None  # the largest size that fit, the first that did not
-        for n in sizes:
-            fit = fits(n)
-            if not fit:
-                hi = n if fit is False else None
-                break
-            lo = n
-        for _ in range(bisect_steps if lo and hi else 0):
-            mid = (lo + hi) // 2
-            if mid == lo:
-                break
-            fit = fits(mid)
-            if fit is None:
-                break
-            lo, hi = (mid, hi) if fit else (lo, mid)
-        self.skip(planned - self.done)  # sizes past the budget, bisection steps not needed
-
-
-def run_benchmark(variants: list[str], sizes: Iterable[int], densities: Iterable[int],
-                  airports: dict[str, np.ndarray], budget_s: float, command: str,
-                  hooks: BenchHooks | None = None, bisect_steps: int = 4,
-                  measure_fn: Callable = measure) -> Report:
-    """Every variant up the size ladder on each density (bisecting the largest n within the
-    budget), then on each airport's cost matrix; ``measure_fn`` times one point (default
-    ``engine.bench.apsp.measure``). Returns the report, partial if ``hooks`` stopped the run."""
-    hooks = hooks if hooks is not None else BenchHooks()
-    sizes, densities = sorted(set(sizes)), list(densities)
-    report = Report(command=command, machine=machine_info(), budget_s=budget_s)
-    run = _FloydWarshallRun(report, hooks, measure_fn,
-               planned_points(variants, sizes, densities, airports, bisect_steps))
-    hooks.started(report)
-    try:
-        for density in densities:
-            for variant in variants:
-                run.ladder(variant, density, sizes, bisect_steps)
-        for name, cost in airports.items():
-            for variant in variants:
-                run.fw_point(variant, name, len(cost), lambda: cost)
-    except Stopped:
-        pass
-    return report
-
-
-def airport_costs(names: list[str] | None) -> dict:
-    """Bag-aware cost matrices of the named bundled airports (all when ``names`` is None)."""
-    from ..airport.cost import bag_aware_cost_matrix
-    from ..airport.layout_io import bundled_airports, load_airport
-    files = bundled_airports()
-    unknown = sorted(set(names or ()) - set(files))
-    if unknown:
-        raise ValueError(f"no bundled airport {', '.join(unknown)}; bundled: {', '.join(files)}")
-    chosen = files if names is None else {n: files[n] for n in names}
-    return {name: bag_aware_cost_matrix(load_airport(path)) for name, path in chosen.items()}

@@ -18,11 +18,16 @@ from ..graph_families import FAMILIES
 from ..sssp import prepare
 from ..sssp.generators import family_graph
 from . import sssp
-from .report import Report, machine_info, stopped_and_failed_lines
+from .options import SPARSE_FAMILIES, Words
+from .report import Report, fmt_ms, machine_info, stopped_and_failed_lines, stopped_html
 from .run import BenchHooks, Run, Stopped
 from .sssp import PEERS, SsspPoint as POINT  # noqa: F401
 
 TITLE = "single-source shortest paths on sparse graphs (seed 004), from 1, 96 or all sources"
+NAME = "Single-source shortest paths"
+COLUMNS = ("variant", "graph", "n", "sources", "ms warm", "ms solve", "ms first", "ms upload",
+           "check", "device")
+NAMES_DEVICES = False  # peers run on several devices: the plot names the machine
 DEFAULT_SIZES = (1024, 16384, 262144, 4194304)
 SOURCE_COUNTS = ("1", "96", "all")
 MAX_LABELS = 1 << 27  # sources × n of one call: 1 GiB of float64 answer
@@ -33,6 +38,20 @@ PEER_TIPS = {"scipy": "scipy.sparse.csgraph.dijkstra (compiled C, one thread), s
              "networkx": "networkx.single_source_dijkstra_path_length per source (Python)",
              "fw-gpu-fast": "Floyd–Warshall's gpu-fast on the dense matrix: the APSP peer of "
                             "all sources (timed only with all sources)"}
+
+
+def parse_sources(text: str) -> tuple[str, ...]:
+    """"1 96 all" -> ("1", "96", "all"); ValueError naming the bad entry."""
+    counts = tuple(dict.fromkeys(text.replace(",", " ").split()))
+    bad = [c for c in counts if c not in SOURCE_COUNTS]
+    if bad or not counts:
+        raise ValueError(f"sources per call are 1, 96 or all, got {' '.join(bad) or 'nothing'}")
+    return counts
+
+
+OPTIONS = (SPARSE_FAMILIES,
+           Words("source_counts", "Sources:", "bench/sources", "1 96", parse_sources,
+                 "Sources per call: 1, 96 (a fleet of tugs) and/or all"))
 
 
 def registry() -> list:
@@ -228,3 +247,29 @@ def format_table(report: Report) -> str:
                  f"{c['sssp_ms']:9.3f}  fw {c['fw_ms']:9.3f}  fw/sssp {c['fw_over_sssp']:6.2f}×"
                  for c in a["apsp_by_sssp_vs_fw"]]
     return "\n".join(rows)
+
+
+def table_row(p) -> list[str]:
+    """A point's cells under ``COLUMNS``."""
+    upload = fmt_ms(p.upload_ms) if p.upload_ms is not None else "—"
+    return [p.variant, p.graph, f"{p.n:,}", f"{p.sources:,}", fmt_ms(p.median_ms),
+            fmt_ms(p.kernel_median_ms), fmt_ms(p.first_ms), upload, p.check, p.device]
+
+
+def ladder_of(p) -> str | None:
+    """A point's curve in the plot: its family (and degree) and how many sources; None for an
+    airport (a marker)."""
+    if p.family == "airport":
+        return None
+    family = p.family if p.family == "grid" else f"{p.family} {p.graph.rsplit('-', 1)[-1]}"
+    return f"{family}, {'all' if p.sources == p.n else p.sources} src"
+
+
+def summary_html(report: Report) -> str:
+    """Where ladders stopped, and all sources against Floyd–Warshall."""
+    lines = [stopped_html(report)]
+    if report.answers.get("apsp_by_sssp_vs_fw"):
+        lines.append("<b>All sources, Floyd–Warshall time / gpu-fast-sssp time</b> — " +
+                     "; ".join(f"{c['graph']} {c['fw_over_sssp']:.2f}×"
+                               for c in report.answers["apsp_by_sssp_vs_fw"]))
+    return "<br>".join(line for line in lines if line)

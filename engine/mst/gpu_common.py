@@ -6,7 +6,8 @@ only the k chosen ids travel back to the host (int32, into pinned memory)."""
 import numpy as np
 from numba import cuda
 
-from ..gpu_launch import THREADS, blocks_for, kept_buffer, kept_pinned, marker_event
+from ..gpu_launch import THREADS, blocks_for, marker_event
+from ..gpu_memory import kept_buffer, kept_pinned
 from .gpu_primitives import Scratch, exclusive_scan
 
 NO_KEY = np.int64(2**63 - 1)  # above every order_keys key: "no edge yet"

@@ -28,7 +28,7 @@ used in turn, and a round's select resets the other array's entries at its entri
 exactly the roots the previous round's atomics wrote. Every round of both phases runs in one
 cooperative launch, a grid barrier after each step, every block deciding from the same kept
 count whether the phase is over: on the H100 the 2,048² grid's 13 rounds took 2.5 ms against
-4.6 ms as a launch pair each (``python3 -m tests.gpu_probes.probe_mst``), the host's launches
+4.6 ms as a launch pair each (``python3 -m benchmarks.probe_mst``), the host's launches
 having been slower than the GPU's rounds. Where a cooperative launch cannot be built the rounds
 run as launch pairs, the host learning each round's worklist size one round late (an
 asynchronous copy and an event) so that it queues the next round while the GPU runs this one.
@@ -46,8 +46,9 @@ import numpy as np
 from numba import cuda, int64
 
 from ..gpu_device import simulated
-from ..gpu_launch import (THREADS, RoundLimitError, blocks_for, bounded_rounds, co_resident_blocks, kept_pinned,
+from ..gpu_launch import (THREADS, RoundLimitError, blocks_for, bounded_rounds, co_resident_blocks,
                           read_in_every_block, timed_on_device)
+from ..gpu_memory import kept_pinned
 from .gpu_common import NO_KEY, Forest, LaggedCounts, find, halving_rounds, kept_buffer, mark_in_forest, upload
 
 EDGE_MASK = 0xFFFFFFFF

@@ -1,10 +1,10 @@
 """Host memory gpu-fast-sssp's kernels read and write directly, kept between calls,
-so that a call makes no allocation and no copy call (engine/apsp/gpu_fast.py's mapped path is the
-model):
+so that a call makes no allocation and no copy call (gpu-fast's mapped path for Floyd–Warshall is
+the model):
 
 - the answer: float64 distances (``np.inf`` unreachable) written by the kernel straight into
   page-locked host memory mapped into the device, from a pool per shape
-  (``engine.apsp.buffer_pool``): the caller gets the buffer itself as ``SSSPResult.dist``, and
+  (``engine.gpu_memory``): the caller gets the buffer itself as ``SSSPResult.dist``, and
   it goes back into use only once no view of it is alive — an answer kept by the caller is
   never overwritten. With every pooled
   buffer still held and the pool full (or ``MAPPED_ANSWER`` off), the kernel writes a device
@@ -22,8 +22,7 @@ import threading
 import numpy as np
 from numba import cuda
 
-from ..apsp.buffer_pool import BufferPool
-from ..apsp.gpu_common import mapped_host as _mapped
+from ..gpu_memory import BufferPool, mapped_host as _mapped
 from .gpu_common import SIMULATED
 
 MAPPED_ANSWER = True            # the kernel writes the answer into mapped host memory (else: copied)

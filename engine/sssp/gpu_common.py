@@ -8,8 +8,8 @@ from numba import cuda
 
 from ..gpu_device import simulated
 # the variants import these from here
-from ..gpu_launch import (THREADS, blocks_for, bounded_rounds, co_resident_blocks, kept_buffer,  # noqa: F401
-                          timed_on_device)
+from ..gpu_launch import THREADS, blocks_for, bounded_rounds, co_resident_blocks, timed_on_device  # noqa: F401
+from ..gpu_memory import kept_buffer  # noqa: F401
 from .graph import INF
 
 SIMULATED = simulated()

@@ -2,13 +2,13 @@
 whose every point is checked against scipy, the table and the plot by graph family."""
 
 from engine.bench.problems import load_report
-from tests.gui.test_gui_bench_problem import bench, listed  # noqa: F401 — the window fixture
+from tests.gui.test_gui_bench_problem import bench, listed, shown  # noqa: F401 — the window fixture
 
 
 def test_an_mst_run_times_and_checks_each_point(qtbot, bench, tmp_path):  # noqa: F811
     bench.problem_box.setCurrentIndex(bench.problem_box.findData("mst"))  # as a user would
     assert listed(bench)[:2] == ["cpu-kruskal", "cpu-boruvka"] and "networkx" in listed(bench)
-    assert bench.families_box.isVisible() and not bench.sources_edit.isVisible()
+    assert shown(bench, "families") and not shown(bench, "source_counts")
     bench.set_plan(["cpu-kruskal", "scipy"], [16, 64], problem_name="mst", families="road grid")
     plan = bench.plan()
     assert "--problem mst" in plan.command() and "--mst-families grid" in plan.command()

@@ -9,8 +9,8 @@ import pytest
 from PySide6.QtCore import QRectF
 from PySide6.QtGui import QPainter, QPicture
 
-from gui.bench_plot import LEGEND_BESIDE_MIN_WIDTH
-from gui.bench_window import BenchWindow
+from gui.bench.plot import LEGEND_BESIDE_MIN_WIDTH
+from gui.bench.window import BenchWindow
 from gui.settings import file_settings
 
 REPORT = Path(__file__).resolve().parents[2] / "docs" / "measurements" / "bench-h100-random85-airports.json"

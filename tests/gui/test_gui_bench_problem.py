@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 
 from engine.bench.problems import load_report
-from gui.bench_window import BenchWindow, parse_sources
+from engine.bench.sssp_problem import parse_sources
+from gui.bench import BenchWindow
 from gui.settings import file_settings
 
 ASSETS = Path(__file__).resolve().parents[2] / "docs" / "measurements"
@@ -25,20 +26,25 @@ def listed(window):
     return [window.variant_list.item(i).data(256) for i in range(window.variant_list.count())]
 
 
+def shown(window, option: str) -> bool:
+    """Whether the control of the problem option ``option`` (its ``benchmark`` keyword) is shown."""
+    return window.controls.widgets[option].isVisible()
+
+
 def test_choosing_sssp_lists_its_variants_and_options(bench):
-    assert "cpu-blocked" in listed(bench) and bench.density_box.isVisible()
+    assert "cpu-blocked" in listed(bench) and shown(bench, "densities")
     bench.problem_box.setCurrentIndex(bench.problem_box.findData("sssp"))  # as a user would
     names = listed(bench)
     assert names[:2] == ["cpu-dijkstra", "cpu-bellman-ford"] and "cpu-blocked" not in names
     assert {"scipy", "networkx", "fw-gpu-fast"} <= set(names)
-    assert not bench.density_box.isVisible() and not bench.bisect_spin.isVisible()
-    assert bench.sources_edit.isVisible() and bench.families_box.isVisible()
+    assert not shown(bench, "densities") and not shown(bench, "bisect_steps")
+    assert shown(bench, "source_counts") and shown(bench, "families")
     assert "Single-source" in bench.windowTitle()
 
 
 def test_an_sssp_run_times_and_checks_each_point_from_its_sources(qtbot, bench, tmp_path):
     bench.set_plan(["cpu-dijkstra", "scipy"], [16, 64], problem_name="sssp",
-                   families="road grid", sources="1 all")
+                   families="road grid", source_counts="1 all")
     plan = bench.plan()
     assert "--problem sssp" in plan.command() and "--sources 1 all" in plan.command()
     assert plan.total == 2 * 2 * 2

@@ -11,8 +11,8 @@ import main
 from engine.bench import apsp as bench
 from engine import gpu_device
 from engine.bench.apsp import ReferenceMismatch, load_report
-from gui.bench_window import BenchWindow
-from gui.bench_worker import BenchWorker
+from gui.bench.window import BenchWindow
+from gui.bench.worker import BenchWorker
 from gui.settings import file_settings
 from tests.synthetic_measure import SyntheticMeasure
 
@@ -169,7 +169,7 @@ AIRPORT_TIMES = {"gpu-fast": {"hub-atl": 3.65, "regional": 0.383},
 
 def test_airports_are_summarised_apart_from_the_ladders_and_drawn_as_unlinked_markers(
         make_bench, tmp_path):
-    from gui.bench_plot import AIRPORTS_LEGEND
+    from gui.bench.plot import AIRPORTS_LEGEND
     ladder = [_point(v, "random-15%", n, n * k) for v, k in (("gpu-fast", 0.01), ("cpu-blocked", 1))
               for n in (512, 1024, 4096)]
     airports = [_point(v, a, {"hub-atl": 2253, "regional": 277}[a], ms)
@@ -230,7 +230,7 @@ def test_a_report_of_airports_alone_has_no_largest_n_line(make_bench, tmp_path):
 def test_a_run_that_cannot_start_says_why(qtbot, make_bench, monkeypatch):
     def no_machine():
         raise RuntimeError("no CUDA context (test)")
-    monkeypatch.setattr("engine.bench.run.machine_info", no_machine)
+    monkeypatch.setattr("engine.bench.apsp_run.machine_info", no_machine)
     window = make_bench(worker=BenchWorker(measure_fn=SyntheticMeasure()))
     run_to_end(qtbot, window, variants=["scipy"], sizes=[8])
     assert "The run stopped: RuntimeError: no CUDA context (test)" in window.status_line.text()
@@ -342,7 +342,7 @@ def test_bad_sizes_are_a_message_not_a_run(make_bench):
 
 
 def test_main_window_opens_the_benchmark_window_from_its_tools_menu(window, qtbot):
-    from gui.bench_window import BenchWindow
+    from gui.bench.window import BenchWindow
     actions = {a.text(): a for m in window.menuBar().actions() for a in m.menu().actions()}
     assert "&Benchmark…" in actions
     bench = window.open_benchmark()

@@ -134,8 +134,8 @@ def test_closing_mid_solve_returns_within_2_s_and_drops_the_answer(qtbot, make_w
 
 
 def test_closing_mid_benchmark_returns_within_2_s(qtbot, tmp_path):
-    from gui.bench_window import BenchWindow
-    from gui.bench_worker import BenchWorker
+    from gui.bench.window import BenchWindow
+    from gui.bench.worker import BenchWorker
     from gui.settings import file_settings
     from tests.gui.test_gui_bench_window import RUN_TIMEOUT_MS, Gate
 

@@ -11,7 +11,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, event, given, settings
 
 from engine.bench import apsp as bench
-from gui.bench_window import BenchWindow
+from gui.bench.window import BenchWindow
 from gui.settings import file_settings
 from tests.fuzz_mutations import json_documents
 

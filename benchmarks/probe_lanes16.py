@@ -1,0 +1,119 @@
+"""16-bit lanes against int32 on the copied path (issue 19). Per size: ``gpu_fast.run`` with
+``Tuning.lanes16`` off and on, alternating, medians of the solve's GPU time and of the whole call; the
+two answers' distances compared cell by cell, 400 routes of the lanes' answer walked strictly;
+then phase 3 alone on lanes (one middle k-block applied again and again, as
+``probe_phase3_rate``), its first launch checked against numpy on a sample of rows, its rate in
+relaxations per second (two a word).
+
+    python3 -m benchmarks.probe_lanes16 4096 8192 16384 16384u
+
+A size ending in "u" compares on a graph whose last vertex nothing reaches: the lanes end at
+their cap in that column, and int32 rounds redo its tiles only. A size ending in "s" times
+each step of one lanes solve instead (an event after every launch, summed by step):
+
+    python3 -m benchmarks.probe_lanes16 16384s
+"""
+
+import statistics
+import sys
+
+from dataclasses import replace
+
+import numpy as np
+from numba import cuda
+
+from engine.apsp import gpu_fast
+from engine.apsp.matrix import INF
+from benchmarks.probe_phase3_rate import check
+from benchmarks.common import TUNING, graph, median_launch_seconds, median_run, strict_bad
+
+# The copied path at every size, in int32 alone or in 16-bit lanes first.
+SOLVERS = {lanes: gpu_fast.Solver(replace(TUNING, mapped_max=0, lanes16=lanes)) for lanes in (False, True)}
+
+
+def compare(n: int, reps: int, unreachable: bool = False) -> None:
+    w = graph(n, seed=n)
+    if unreachable:
+        w[:-1, -1] = INF
+    runs = {}
+    for _ in range(reps):
+        for lanes in (False, True):
+            kernel_ms, end_ms, dist, via = median_run(w, 1, SOLVERS[lanes])
+            runs.setdefault(lanes, []).append((kernel_ms, end_ms))
+            arithmetic = SOLVERS[lanes].last_arithmetic
+            if lanes:
+                lanes_dist, lanes_via = dist.copy(), via.copy()
+            else:
+                int32_dist = dist.copy()
+    pairs = [tuple(p) for p in np.random.default_rng(n).integers(0, n, (400, 2))]
+    for lanes in (False, True):
+        kernel = statistics.median(k for k, _ in runs[lanes])
+        end = statistics.median(e for _, e in runs[lanes])
+        print(f"n={n}{'u' if unreachable else ''} {'lanes16' if lanes else 'int32  '} solve {kernel:8.2f} ms"
+              f"  end to end {end:8.2f} ms"
+              f"  {n ** 3 / kernel / 1e9:6.2f} x10^12 relax/s", flush=True)
+    print(f"n={n}{'u' if unreachable else ''} lanes ran as {arithmetic!r}; "
+          f"distances equal {np.array_equal(lanes_dist, int32_dist)}; "
+          f"strict-bad routes {strict_bad(w, lanes_dist, lanes_via, pairs)} of 400", flush=True)
+
+
+def phase3_rate(n: int) -> None:
+    B, T = TUNING.b, TUNING.threads
+    nb = n // B
+    rng = np.random.default_rng(0)
+    kb = nb // 2
+    k = slice(kb * B, kb * B + B)
+    lanes = rng.integers(1, 10_000, (n, n), dtype=np.int32)
+    lanes[k, k] = 20_000  # a closed diagonal tile: the k-block's columns (phase 3 takes them) stay
+    lanes[k, k][np.diag_indices(B)] = 0
+    D = cuda.to_device(lanes[:, 0::2] | lanes[:, 1::2] << 16)
+    V = cuda.to_device(np.full((n, n), -1, np.int32))
+    inner = gpu_fast.kernels(TUNING).phase3_lanes[(nb // 2, nb - 1), (T, T)]
+    inner(D, V, kb, nb)
+    after = D.copy_to_host()
+    got = np.empty_like(lanes)
+    got[:, 0::2], got[:, 1::2] = after & 0xFFFF, after >> 16
+    check(lanes, got, kb * B)  # the k-block's columns stay: its diagonal tile is closed
+    seconds = median_launch_seconds(lambda: inner(D, V, kb, nb))
+    rate = (n - B) * n * B / seconds
+    print(f"n={n} phase3_lanes exact on sampled rows True; "
+          f"{rate / 1e12:.2f} x10^12 relax/s", flush=True)
+
+
+def steps(n: int) -> None:
+    w = graph(n, seed=n)
+    solver = SOLVERS[True]
+    solver.run(w)  # loads the kernels, makes and fills the buffers (W holds w after)
+    buf, B = solver.buffers.kept, TUNING.b
+    main, L = buf["main"], buf["L"]
+    nb = L.shape[0] // B
+    marks = []
+
+    def after(step):
+        marks.append((step, cuda.event()))
+        marks[-1][1].record(main)
+
+    after("start")
+    gpu_fast.launch_rounds(TUNING, buf["W"], L, buf["V"], nb, stream=main, after=after, lanes=True, tiles=buf["M"])
+    gpu_fast.by_rows(gpu_fast.kernels(TUNING).widen, nb * B, L.shape[1], main)(
+        L, buf["D"], buf["W"], buf["M"], buf["capped"], 0)
+    after("widen")
+    gpu_fast.launch_recovery(TUNING, buf["D"], buf["V"], buf["T"], nb, N=buf["N"], stream=main, after=after)
+    main.synchronize()
+    totals = {}
+    for (_, before), (step, event) in zip(marks, marks[1:]):
+        totals[step] = totals.get(step, 0.0) + before.elapsed_time(event)
+    print(f"n={n} steps of a lanes solve, GPU ms: " + ", ".join(f"{s} {ms:.2f}" for s, ms in totals.items())
+          + f"; total {sum(totals.values()):.2f}", flush=True)
+
+
+if __name__ == "__main__":
+    for arg in sys.argv[1:]:
+        size = int(arg.rstrip("us"))
+        if arg.endswith("s"):
+            steps(size)
+        elif arg.endswith("u"):
+            compare(size, 3, unreachable=True)
+        else:
+            phase3_rate(size)
+            compare(size, 3 if size <= 16384 else 1)

@@ -1,0 +1,303 @@
+"""gpu-fast's kernel source, generated for a ``Tuning``: Numba has no register arrays, so each
+thread's cells are scalar variables and the loops that touch them are written out, line by line
+(see the package's docstring for the design). The kernels that only schedule are fixed text
+(``kernel_text``); ``generated_source(t)`` joins both with the launch signatures."""
+
+import re
+
+from ...gpu_device import simulated
+from ..gpu_lanes16 import CAP
+from ..matrix import INF
+from .kernel_text import LANES_SCHEDULE_SOURCE, SCHEDULE_SOURCE
+from .tuning import Tuning
+
+SIMULATED = simulated()
+_APSP = "engine.apsp"  # where the kernels' device functions are imported from
+
+
+def cells(t):
+    return [(r, q) for r in range(t.cells) for q in range(t.cells)]
+
+
+def thread_cells(t):
+    """A thread's cells: rows i0 ... (ty + THREADS·r) and columns j + q (j = tx·CELLS) of the
+    tile: a row's cells side by side, so their operands Y[k, j ...] come in 16-byte loads."""
+    return (["    ty = cuda.threadIdx.y", "    tx = cuda.threadIdx.x", f"    j = tx * {t.cells}"]
+            + [f"    i{r} = ty + {t.threads * r}" for r in range(t.cells)])
+
+
+def read(targets, array, row, column, indent="    "):
+    """Lines reading array[row, column + c] into targets[c], four per 16-byte load."""
+    return [f"{indent}{', '.join(targets[c:c + 4])} = load4({array}, {row}, {column} + {c})"
+            for c in range(0, len(targets), 4)]
+
+
+def read_cells(t, array, row0, col0):
+    """Lines reading a thread's cells d{r}_{q} of the tile at (row0, col0) of array."""
+    return [line for r in range(t.cells)
+            for line in read([f"d{r}_{q}" for q in range(t.cells)], array, f"{row0} + i{r}", f"{col0} + j")]
+
+
+def tile_loads(t, copies, in_flight=8):
+    """Straight-line code filling B×B shared tiles: ``copies`` lists (shared array, first row,
+    first column[, lanes]) of D to copy, four words per 16-byte load. With ``lanes`` the source
+    is a matrix of 16-bit lane pairs (``gpu_lanes16``; its first column in words) and each word
+    fills two tile columns: "unpack" puts a lane in each, "twice" puts each lane in both of a
+    word's halves (the left operands of ``addmin2``). Each thread issues up to ``in_flight``
+    loads before its first shared store, so a tile costs a few memory latencies, not one per
+    load (a loop waits for each load in turn)."""
+    loads = []
+    for name, row0, col0, *lanes in copies:
+        width = 8 if lanes else 4  # tile columns one load fills
+        rows = t.threads * t.threads * width // t.b  # rows one pass of the block covers
+        loads += [(name, f"{row0} + er{width} + {rows * c}", f"{col0} + ew{width}", f"er{width} + {rows * c}",
+                   lanes[0] if lanes else None) for c in range(t.b // rows)]
+    out = []
+    for width in sorted({8 if copy[3:] else 4 for copy in copies}):
+        out += [f"    er{width} = (cuda.threadIdx.y * {t.threads} + cuda.threadIdx.x) // {t.b // width}",
+                f"    ew{width} = (cuda.threadIdx.y * {t.threads} + cuda.threadIdx.x) % {t.b // width} * 4"]
+    for start in range(0, len(loads), in_flight):
+        chunk = list(enumerate(loads[start:start + in_flight]))
+        for n, (_, row, col, _, _) in chunk:
+            out += read([f"x{n}_{m}" for m in range(4)], "D", row, col)
+        for n, (name, _, _, tile_row, lanes) in chunk:
+            out += [f"    {name}[{tile_row}, {column}] = {value}"
+                    for m in range(4) for column, value in tile_words(f"x{n}_{m}", m, lanes)]
+    return out
+
+
+def tile_words(word, m, lanes):
+    """(tile column, value) pairs the m-th word of a load fills (see ``_tile_loads``)."""
+    if lanes is None:
+        return [(f"ew4 + {m}", word)]
+    low, high = f"({word} & 0xFFFF)", f"({word} >> 16)"
+    if lanes == "twice":
+        low, high = f"int32({low} * 0x10001)", f"int32({high} * 0x10001)"
+    return [(f"2 * ew8 + {2 * m}", low), (f"2 * ew8 + {2 * m + 1}", high)]
+
+
+def loader_source(t, name, count, lanes=False):
+    """A device function copying ``count`` tiles of D into shared arrays, then a barrier (with
+    ``lanes``, D holds 16-bit lane pairs, unpacked into the tiles)."""
+    args = ", ".join(f"row{c}, col{c}, X{c}" for c in range(count))
+    src = ["@cuda.jit(device=True)", f"def {name}(D, {args}):"]
+    src += tile_loads(t, [(f"X{c}", f"row{c}", f"col{c} // 2", "unpack") if lanes else (f"X{c}", f"row{c}", f"col{c}")
+                        for c in range(count)])
+    return "\n".join(src + ["    cuda.syncthreads()"]) + "\n"
+
+
+def store_marked(t, lanes=None):
+    """Improved cells (below their old value o) go to D, the round's mark to V. ``lanes``: D
+    holds 16-bit lane pairs (columns in words: col0 and j count words), the cells are either
+    such words ("words": a changed word is stored, and each changed lane's cell marked) or
+    int32 cells stored two to a word ("pairs")."""
+    out = []
+    if lanes == "words":
+        for r, q in cells(t):
+            out += [f"    if d{r}_{q} != o{r}_{q}:",
+                    f"        D[row0 + i{r}, col0 + j + {q}] = d{r}_{q}",
+                    f"        c = 2 * (col0 + j + {q})",
+                    f"        if (d{r}_{q} ^ o{r}_{q}) & 0xFFFF:",
+                    f"            V[row0 + i{r}, c] = mark",
+                    f"        if (d{r}_{q} ^ o{r}_{q}) >> 16:",
+                    f"            V[row0 + i{r}, c + 1] = mark"]
+        return out
+    for r, q in cells(t):
+        if lanes == "pairs" and q % 2 == 0:
+            out += [f"    if d{r}_{q} < o{r}_{q} or d{r}_{q + 1} < o{r}_{q + 1}:",
+                    f"        D[row0 + i{r}, (col0 + j) // 2 + {q // 2}] = int32(d{r}_{q} | d{r}_{q + 1} << 16)"]
+        out += [f"    if d{r}_{q} < o{r}_{q}:"]
+        if lanes is None:
+            out += [f"        D[row0 + i{r}, col0 + j + {q}] = d{r}_{q}"]
+        out += [f"        V[row0 + i{r}, col0 + j + {q}] = mark"]
+    return out
+
+
+def product_steps(t, x, y, relax="min({d}, int32({a} + {b}))"):
+    """The bare add-min d = min(d, X[i, k] + Y[k, j]) over the k-block, unrolled UNROLL times:
+    each row's X operands four steps at a time, each step's Y operands four cells at a time.
+    (``relax``: the add-min's code, ``addmin2`` for 16-bit lane pairs.)"""
+    src = [f"    for k in range(0, {t.b}, {t.unroll}):"]
+    for step in range(t.unroll):
+        if step % 4 == 0:
+            src += [line for r in range(t.cells) for line in read(
+                [f"a{r}_{s}" for s in range(step, step + 4)], x, f"i{r}", f"k + {step}", " " * 8)]
+        src += read([f"b{q}" for q in range(t.cells)], y, f"k + {step}", "j", " " * 8)
+        src += [f"        d{r}_{q} = " + relax.format(d=f"d{r}_{q}", a=f"a{r}_{step}", b=f"b{q}")
+                for r, q in cells(t)]
+    return src
+
+
+def product_stored(t, lanes=None):
+    """Lines: the thread's cells d (read already) = min(d, X ⊗ Y), improved ones stored marked
+    (``lanes``: as ``_store_marked``)."""
+    relax = ["addmin2({d}, {a}, {b})"] if lanes == "words" else []
+    return ([f"    o{r}_{q} = d{r}_{q}" for r, q in cells(t)] + product_steps(t, "X", "Y", *relax)
+            + store_marked(t, lanes))
+
+
+def mul_global_source(t, lanes=None):
+    """Tile (row0, col0) of D = min(itself, X ⊗ Y) for shared X, Y already loaded; improved
+    cells are written with their marks. With ``lanes`` ("pairs") D holds 16-bit lane pairs and
+    the tile's int32 cells are read from the shared tile Z holding them unpacked."""
+    if lanes:
+        src = ["@cuda.jit(device=True)", "def mul_pairs(D, V, row0, col0, mark, X, Y, Z):"]
+        src += thread_cells(t) + read_cells(t, "Z", "0", "0")
+    else:
+        src = ["@cuda.jit(device=True)", "def mul_global(D, V, row0, col0, mark, X, Y):"]
+        src += thread_cells(t) + read_cells(t, "D", "row0", "col0")
+    return "\n".join(src + product_stored(t, lanes)) + "\n"
+
+
+def phase3_source(t, lanes=False, tiles=False):
+    """Phase 3: every tile off the k-block's row and column = min(itself, its row's column
+    tile ⊗ its column's row tile). The thread's cells are read before the operand tiles, so
+    all of a block's loads wait on memory together. With ``lanes``, D holds 16-bit lane pairs
+    (``phase3_lanes``): a tile is B rows by B words (2B columns), every column tile is taken
+    (the k-block's own columns do not change: phase 2 closed them), and X holds each left
+    operand twice, in both halves of a word, for ``addmin2``. With ``tiles`` (``phase3_tiles``)
+    a block whose tile is not marked in M returns at once (the tile holds final distances)."""
+    name, args = ("phase3_lanes", "") if lanes else ("phase3_tiles", ", M") if tiles else ("phase3", "")
+    src = [f"@lazy_kernel(SIG_{'TILES' if tiles else 'ROUND'}, cache=CACHE)", f"def {name}(D, V, kb, nb{args}):",
+           "    X = cuda.shared.array(TILE, int32, alignment=16)",
+           "    Y = cuda.shared.array(TILE, int32, alignment=16)",
+           "    row0 = (cuda.blockIdx.y + (1 if cuda.blockIdx.y >= kb else 0)) * B",
+           "    col0 = cuda.blockIdx.x * B" if lanes else
+           "    col0 = (cuda.blockIdx.x + (1 if cuda.blockIdx.x >= kb else 0)) * B",
+           "    base = kb * B", "    mark = int32(-2 - kb)"]
+    if tiles:
+        src += ["    if M[row0 // B, col0 // B] == 0:", "        return"]
+    src += thread_cells(t) + read_cells(t, "D", "row0", "col0")
+    operands = [("X", "row0", "base // 2", "twice")] if lanes else [("X", "row0", "base")]
+    src += tile_loads(t, operands + [("Y", "base", "col0")]) + ["    cuda.syncthreads()"]
+    return "\n".join(src + product_stored(t, "words" if lanes else None)) + "\n"
+
+
+def phase2_source(t, lanes=False):
+    """Phases 1 and 2: each block closes the diagonal tile itself (block 0 writes it back),
+    then its row tile becomes min(itself, diagonal ⊗ itself) or its column tile
+    min(itself, itself ⊗ diagonal) — phase 3's product, nothing sequential left. With
+    ``lanes`` (``phase2_lanes``) D holds 16-bit lane pairs: the tiles are unpacked into shared
+    memory, the products run in int32 there (lanes are at most CAP: sums fit) and improved
+    cells are packed back."""
+    name, closure, load, mul, cells = (("phase2_lanes", "closure_pairs", "load_tile_unpacked", "mul_pairs", ", P")
+                                       if lanes else ("phase2", "closure", "load_tile", "mul_global", ""))
+    return f"""@lazy_kernel(SIG_ROUND, cache=CACHE)
+def {name}(D, V, kb, nb):
+    C = cuda.shared.array(TILE, int32, alignment=16)
+    P = cuda.shared.array(TILE, int32, alignment=16)
+    mark = int32(-2 - kb)
+    {closure}(D, V, kb * B, mark, C, cuda.blockIdx.x == 0)
+    if nb > 1:
+        row0, col0 = peripheral_origin(kb, cuda.blockIdx.x, nb)
+        {load}(D, row0, col0, P)
+        if row0 == kb * B:
+            {mul}(D, V, row0, col0, mark, C, P{cells})
+        else:
+            {mul}(D, V, row0, col0, mark, P, C{cells})
+"""
+
+
+def mul_shared_source(t):
+    """Shared tile Z = min(Z, X ⊗ Y), where Z is X or Y (a row or column tile against the
+    closed diagonal): computed in registers, written back after every thread has read."""
+    src = ["@cuda.jit(device=True)", "def mul_shared(Z, X, Y):"] + thread_cells(t)
+    src += read_cells(t, "Z", "0", "0")
+    src += product_steps(t, "X", "Y") + ["    cuda.syncthreads()"]
+    src += [f"    Z[i{r}, j + {q}] = d{r}_{q}" for r, q in cells(t)]
+    return "\n".join(src + ["    cuda.syncthreads()"]) + "\n"
+
+
+def closure_step(t, k):
+    """Closure step k (unrolled: every index a constant): relax every cell through k, then the
+    threads holding row and column k+1 store them to C, where step k+1 reads them (no other
+    cell is read before it is stored again)."""
+    src = [f"    a{r} = C[i{r}, {k}]" for r in range(t.cells)]
+    src += read([f"b{q}" for q in range(t.cells)], "C", k, "j")
+    src += [f"    d{r}_{q} = min(d{r}_{q}, int32(a{r} + b{q}))" for r, q in cells(t)]
+    if k + 1 < t.b:
+        line, holder = divmod(k + 1, t.threads)
+        src += [f"    if ty == {holder}:"] + [f"        C[i{line}, j + {q}] = d{line}_{q}" for q in range(t.cells)]
+        holder, q = divmod(k + 1, t.cells)
+        src += [f"    if tx == {holder}:"] + [f"        C[i{r}, j + {q}] = d{r}_{q}" for r in range(t.cells)]
+    return src + ["    cuda.syncthreads()"]
+
+
+def closure_source(t, lanes=None):
+    """Phase 1: diagonal tile (base, base) closed in shared C, k after k (each step depends on
+    the last). Every block that needs it computes it; the owner also writes it back, marked.
+    (``lanes`` = "pairs": D holds 16-bit lane pairs, unpacked into C and packed back.)"""
+    src = ["@cuda.jit(device=True)", f"def closure{'_pairs' if lanes else ''}(D, V, base, mark, C, owner):",
+           "    row0 = base", "    col0 = base"]
+    copy = ("C", "base", "base // 2", "unpack") if lanes else ("C", "base", "base")
+    src += thread_cells(t) + tile_loads(t, [copy]) + ["    cuda.syncthreads()"]
+    src += read_cells(t, "C", "0", "0")
+    src += [f"    o{r}_{q} = d{r}_{q}" for r, q in cells(t)]
+    for k in range(t.b):
+        src += closure_step(t, k)
+    src += [f"    C[i{r}, j + {q}] = d{r}_{q}" for r, q in cells(t)] + ["    cuda.syncthreads()"]
+    src += ["    if owner:"] + ["    " + line for line in store_marked(t, lanes)]
+    return "\n".join(src) + "\n"
+
+
+def recover_source(t):
+    """Cells (i, j0 ...) marked with their last improving round get their via: a k of that
+    round's block on a shortest path, d(i, k) + d(k, j) = d(i, j), k != i, j (T is D
+    transposed, so both rows are read contiguously). Such a k exists: the improving k satisfied
+    it then, and distances only fell since. Each thread tests one candidate of every cell, its
+    loads for RECOVER_BATCH cells issued before any is used; several threads may find a k: each
+    is correct, and one write remains. (Sizes are multiples of B: no bounds to test.)"""
+    src = ["@cuda.jit(device=True)", "def recover_cells(D, V, T, i, j0, candidate):"]
+    for first in range(0, t.recover_columns, t.recover_batch):
+        cells = range(first, first + t.recover_batch)
+        src += [f"    v{c} = V[i, j0 + {c}]" for c in cells]
+        src += [f"    e{c} = D[i, j0 + {c}]" for c in cells]
+        src += [f"    k{c} = (-2 - v{c}) * B + candidate if v{c} <= -2 else candidate" for c in cells]
+        src += [f"    s{c} = int32(D[i, k{c}] + T[j0 + {c}, k{c}])" for c in cells]
+        for c in cells:
+            src += [f"    if v{c} <= -2 and k{c} != i and k{c} != j0 + {c} and s{c} == e{c}:",
+                    f"        V[i, j0 + {c}] = k{c}"]
+    return "\n".join(src) + "\n"
+
+
+def kernels_source(t):
+    """Device functions for both launch shapes, and the kernels that schedule them."""
+    parts = [
+        f"from numba import cuda, int32\nfrom {_APSP}.gpu_vector_load import load4\n"
+        "from engine.gpu_launch import lazy_kernel\n"
+        f"from {_APSP}.gpu_lanes16 import addmin2\n",
+        f"B = {t.b}\nTILE = ({t.b}, {t.b + t.tile_pad})\nSQUARE = ({t.b}, {t.b})\nINF = int32({int(INF)})\nTHREADS = {t.threads * t.threads}\n"
+        f"CAP = {CAP}\n"
+        f"RECOVER_COLUMNS = {t.recover_columns}\nRECOVER_ROWS = {t.recover_rows}\n",
+        loader_source(t, "load_tile", 1),
+        loader_source(t, "load_tiles", 2),
+        closure_source(t),
+        mul_global_source(t),
+        mul_shared_source(t),
+        recover_source(t),
+        phase3_source(t),
+        phase3_source(t, tiles=True),
+        loader_source(t, "load_tile_unpacked", 1, lanes=True),
+        closure_source(t, "pairs"),
+        mul_global_source(t, "pairs"),
+        phase3_source(t, lanes=True),
+        SCHEDULE_SOURCE,
+        phase2_source(t),
+        LANES_SCHEDULE_SOURCE,
+        phase2_source(t, lanes=True),
+    ]
+    return "\n\n".join(parts)
+
+
+def generated_source(t: Tuning) -> str:
+    """The kernels' module source, with this configuration's signatures and tile choices."""
+    matrix, answer, index = "int32[:, ::1]", "int32[:, :, ::1]", "int32"
+    signatures = {"SIG_PAD": [matrix] * 3, "SIG_ROUND": [matrix, matrix, index, index],
+                  "SIG_DT": [matrix] * 2, "SIG_DVT": [matrix] * 3, "SIG_DVTO": [matrix] * 3 + [answer],
+                  "SIG_VN": [matrix, "int16[:, ::1]"],
+                  "SIG_PACK": [matrix] * 4,
+                  "SIG_WIDEN": [matrix] * 4 + ["int32[::1]", index], "SIG_TILES": [matrix, matrix, index, index, matrix]}
+    source = re.sub(r"\bSIG_\w+\b", lambda m: repr(f"void({', '.join(signatures[m.group()])})"),
+                    kernels_source(t)).replace("CACHE", repr(not SIMULATED))
+    return source.replace(", alignment=16", "") if SIMULATED else source  # the simulator takes none
+

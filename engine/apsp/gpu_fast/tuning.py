@@ -1,0 +1,66 @@
+"""gpu-fast's tuning: tile and cell sizes, the via recovery's shape, and where each path takes
+over, as one frozen object a ``Solver`` is given (defaults: the H100's measured best; under
+Numba's CUDA simulator, which runs each GPU thread as a Python thread, small tiles).
+Measurements and the versions that lost: docs/gpu-notes.md."""
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ...gpu_device import simulated
+
+
+@dataclass(frozen=True)
+class Tuning:
+    # b: tile and k-block. Every tile kernel runs threads×threads threads, each keeping cells×cells
+    # cells in registers (threads·cells = b), the k-loop of a product unrolled ``unroll`` times.
+    # Operands come four at a time in 16-byte loads: cells and unroll are multiples of 4.
+    b: int = 64
+    threads: int = 16
+    cells: int = 4
+    unroll: int = 8
+    # Shared tiles' rows lie b + tile_pad words apart (a multiple of 4: 16-byte loads): a warp
+    # reads its left operands X[i, k] from 32/threads rows at once, in the same banks unless
+    # padded apart. (Not in the one-launch kernel: its three tiles must fit in 48 KB of static
+    # shared memory.)
+    tile_pad: int = 4
+    # The via recovery: a block takes recover_rows rows × recover_columns cells, one thread per
+    # candidate k and row; each thread loads recover_batch cells' operands before testing any.
+    recover_columns: int = 32
+    recover_batch: int = 2
+    # Largest padded size solved by the single persistent launch (0: never; -1: always).
+    one_launch_max: int = 1536
+    # Padded sizes up to mapped_max read their input from, and write their answer into,
+    # page-locked host memory mapped into the device: no copy calls (measured on the H100, end
+    # to end: n = 500 1.5 → 0.8 ms, the 2,253-node hub 24.7 → 8.0 ms; at n = 4,000 no gain and
+    # a slower solve, as the answer crosses PCIe inside the kernels). Larger ones copy, through
+    # page-locked host buffers kept for the next call: the input up before the solve, the
+    # distances back while the vias are recovered, the vias (int16 up to via16_max) last; the
+    # answer is handed out as views of the padded copy.
+    mapped_max: int = 3072
+    via16_max: int = int(np.iinfo(np.int16).max)
+    # The copied path solves in 16-bit lanes first (``gpu_lanes16``: twice the relaxations per
+    # instruction), then in int32 only where some pair ended at the lanes' CAP (on its tiles).
+    lanes16: bool = True
+    answer_pool_bytes: int = 256 << 20  # mapped answer buffers kept, at most (beyond: copied back)
+    graphs_kept: int = 8  # launch graphs kept per size (one per pair of input and answer buffers)
+
+    @property
+    def recover_rows(self) -> int:
+        return self.threads * self.threads // self.b
+
+    def kernel_part(self) -> "Tuning":
+        """This tuning with only what the kernels' source depends on kept (the rest at the
+        defaults): tunings that differ only in thresholds share their compiled kernels."""
+        return Tuning(b=self.b, threads=self.threads, cells=self.cells, unroll=self.unroll,
+                      tile_pad=self.tile_pad, recover_columns=self.recover_columns,
+                      recover_batch=self.recover_batch)
+
+
+SIMULATOR = Tuning(b=16, threads=4, cells=4, unroll=4, recover_columns=8, recover_batch=4,
+                   one_launch_max=10**9)
+
+
+def default_tuning() -> Tuning:
+    """The tuning for this machine: small tiles under the simulator."""
+    return SIMULATOR if simulated() else Tuning()
