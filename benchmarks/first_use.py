@@ -67,7 +67,8 @@ def app_first_route(airport: str, variant: str, timeout: float) -> dict:
         if key == "gpu":
             app.quit()
 
-    window = MainWindow(airport, settings=settings)
+    from engine.airport.layout_io import bundled_airports
+    window = MainWindow(bundled_airports().get(airport, airport), settings=settings)
     window.solveFinished.connect(solved)
     window.routeShown.connect(lambda _: seen.setdefault(
         "first_route", {"s": round(time.perf_counter() - start, 2), "status": window.status.text()}))

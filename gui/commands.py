@@ -13,11 +13,19 @@ import sys
 import tempfile
 from pathlib import Path
 
+from engine.airport.layout_io import bundled_airports
+
+
+def _airport_path(name: str) -> Path:
+    """A layout file, or the file of the bundled airport called ``name`` (``hub-atl``)."""
+    bundled = bundled_airports()
+    return bundled[name] if name in bundled and not Path(name).exists() else Path(name)
+
 
 def add_arguments(parser) -> None:
-    parser.add_argument("airport", nargs="?", type=Path,
-                        help="airport layout file (default: the last one opened, else the bundled "
-                             "paper-5 example)")
+    parser.add_argument("airport", nargs="?", type=_airport_path,
+                        help="airport layout file or bundled airport name (default: the last one "
+                             "opened, else the bundled paper-5 example)")
     parser.add_argument("--variant", help="Floyd–Warshall variant to select (one that can run here)")
     parser.add_argument("--cost", choices=("time", "bags"),
                         help="edge cost: travel time, or the paper's bag-aware cost")
