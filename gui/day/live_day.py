@@ -110,6 +110,7 @@ class LiveDay(QObject):
         p.loaded.connect(self._on_loaded)
         p.stepped.connect(self._on_stepped)
         p.raced.connect(self.timing_plot.add_race)
+        self.kpi_plots.drawn.connect(self.panel.show_counts)   # the plots' frame, not a newer one
         p.frame.connect(self._on_frame)
         p.failed.connect(lambda m: self.status.error("Simulation failed", m, dialog=False))
         p.playingChanged.connect(self._on_playing_changed)
@@ -355,7 +356,6 @@ class LiveDay(QObject):
         fallbacks = [t.note for t in result.timings if t.note]
         if fallbacks:   # e.g. the GPU failed mid-day: the day goes on, and says on what
             self.status.hold(f"The day continues on the CPU: {fallbacks[-1]}")
-        self.panel.show_counts(snap.kpis)
         self._show_selected_tug()
         if result.timings:
             t = result.timings[-1]

@@ -248,8 +248,8 @@ class SimWorker(QObject):
             sim = self.marks.rewind(times[-1])
             sim.on_recompute = self._recomputed
             self.sim, self._timings = sim, []
-            self._series_sent = min(self._series_sent,
-                                    sum(1 for row in sim.series if row["t"] <= t))
+            # the screen has the samples up to the checkpoint (the result shown last)
+            self._series_sent = sum(1 for row in sim.series if row["t"] <= sim.t)
             plan = self.plan
             if plan is not None:
                 again = [TimedEdit(a.t, a.edit) for a in plan.applied if a.t > sim.t]
