@@ -93,6 +93,11 @@ class SimPanel(QWidget):
             self.markers[key] = marker
             spin.valueChanged.connect(lambda _: self._show_pending())
         self.running: dict | None = None
+        note = QLabel("Fleet and dispatch apply at once, as what-if edits; the others on "
+                      "restart.")
+        note.setWordWrap(True)
+        note.setStyleSheet(f"color: {MUTED}; font-size: 11px;")
+        form.addRow(note)
         self.restart_button = QPushButton("↺  Restart the day")
         self.restart_button.setToolTip("Start the simulated day again with these settings (R)")
         form.addRow(self.restart_button)

@@ -11,10 +11,11 @@ REPLAY, DISCARD = "replay", "discard"
 def restart_box(parent: QWidget, edits: list[str]) -> QMessageBox:
     """The question before a restart throws away a day with ``edits`` (their texts)."""
     n = len(edits)
+    them = "them" if n != 1 else "it"
     box = QMessageBox(QMessageBox.Icon.Question, "Restart the day",
-                      f"This day has {n} what-if edit{'s' if n != 1 else ''}. Replay "
-                      f"{'them' if n != 1 else 'it'} on the new day, at the same simulated "
-                      "times, or discard them?", QMessageBox.StandardButton.NoButton, parent)
+                      f"This day has {n} what-if edit{'s' if n != 1 else ''}. Replay {them} on "
+                      f"the new day, at the same simulated times, or discard {them}?",
+                      QMessageBox.StandardButton.NoButton, parent)
     shown = edits[:8] + ([f"… and {n - 8} more"] if n > 8 else [])
     box.setInformativeText("\n".join(shown))
     box.replay = box.addButton("Replay edits", QMessageBox.ButtonRole.AcceptRole)
