@@ -110,10 +110,11 @@ class SimPlayer(QObject):
             self.target = self.clock
             self.playingChanged.emit(False)
 
-    def hold_for_edit(self) -> tuple[int, float]:
+    def hold_for_edit(self) -> tuple[int, float, float]:
         """An edit is about to apply at the time on screen: what the worker computed past it is
         dropped (a new generation; the worker goes back to that time), and the clock waits for
-        the edited day. Returns (generation, simulated time on screen) for the edit."""
+        the edited day. Returns (generation, simulated time on screen, time of the result
+        shown) for the edit."""
         self.generation += 1
         self.runner.worker.set_generation(self.generation)
         self.pending = False
@@ -124,7 +125,7 @@ class SimPlayer(QObject):
         self.latest = self.shown
         if self.latest is not None:
             self.target = min(self.target, self.clock)
-        return self.generation, self.clock
+        return self.generation, self.clock, self.shown.snapshot.t if self.shown else 0.0
 
     def toggle(self) -> None:
         self.pause() if self.playing else self.play()

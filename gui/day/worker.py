@@ -34,6 +34,8 @@ from engine.sim.race import RaceJob, RaceRunner, SimActivity, Timing, race_varia
 from ..workers import ENGINE_LOCK, WorkerThread
 
 SUBSTEP_S = 30.0        # simulated seconds between two looks at the stop flag
+CHECKPOINT_SHARE = 0.1  # checkpoints take at most about this share of the worker's time (a
+                        # hub's fork takes ~0.2 s: one every ~2 s of wall time, not every step)
 
 
 @dataclass
@@ -83,6 +85,7 @@ class SimWorker(QObject):
         self.sim: Simulation | None = None
         self.plan: EditPlan | None = None   # timed edits to replay on the way (restart, scenario)
         self._reported = 0                  # the plan's edits reported with ``replayed``
+        self._fork_s, self._saved_at = 0.0, -1e9   # the last checkpoint's cost and wall time
         # the day as handed over after each step, so an edit can apply at the time on screen
         self.marks: Checkpoints | None = Checkpoints(keep=8) if checkpoints else None
         self._generation = 0
@@ -153,7 +156,6 @@ class SimWorker(QObject):
             if not self.current(generation):
                 return
             self.loaded.emit(generation, facts)
-            self._run_until(generation, 0.0)
             self.stepped.emit(self._result(generation, 0.0))
         except Stopped:
             return
@@ -183,18 +185,19 @@ class SimWorker(QObject):
             traceback.print_exc()
             self.failed.emit(generation, f"{exc.__class__.__name__}: {exc}")
 
-    @Slot(int, object, float)
+    @Slot(int, object, float, float)
     @_asked
-    def apply_edit(self, generation: int, edit, at_t: float) -> None:
+    def apply_edit(self, generation: int, edit, at_t: float, shown_t: float) -> None:
         """A what-if edit (``engine.sim.edits``, a tuple of them, or anything with
         ``resolve(sim)`` giving a list of them), applied between two steps of the day at
         simulated time ``at_t`` (the time on screen): a day computed past it goes back to its
-        checkpoint and on to ``at_t`` first. One that cannot apply changes nothing."""
+        checkpoint and on to ``at_t`` first (``shown_t``: the time of the last result the
+        window showed, whose KPI samples it has). One that cannot apply changes nothing."""
         if self.sim is None or not self.current(generation):
             return
         try:
             with ENGINE_LOCK:
-                sim = self._at(generation, at_t)
+                sim = self._at(generation, at_t, shown_t)
                 edits = edit.resolve(sim) if hasattr(edit, "resolve") else \
                     list(edit) if isinstance(edit, tuple) else [edit]
                 if not edits:
@@ -211,7 +214,7 @@ class SimWorker(QObject):
             self.editRefused.emit(generation, str(exc))
             return
         self.edited.emit(generation, done, edited_layout(sim))
-        self.stepped.emit(self._result(generation, 0.0))
+        self.stepped.emit(self._result(generation, 0.0, checkpoint=True))
 
     # -- inside ---------------------------------------------------------------------------------
     def _race_turn(self) -> None:
@@ -239,7 +242,7 @@ class SimWorker(QObject):
             self.replayed.emit(generation, plan.applied[self._reported:], edited_layout(self.sim))
             self._reported = len(plan.applied)
 
-    def _at(self, generation: int, t: float) -> Simulation:
+    def _at(self, generation: int, t: float, shown_t: float) -> Simulation:
         """The day at simulated time ``t`` (its current time when no checkpoint is old enough):
         what was computed past it is dropped with its timings and KPI samples, and the plan's
         edits since the checkpoint apply again on the way to ``t``."""
@@ -248,30 +251,39 @@ class SimWorker(QObject):
             sim = self.marks.rewind(times[-1])
             sim.on_recompute = self._recomputed
             self.sim, self._timings = sim, []
-            # the screen has the samples up to the checkpoint (the result shown last)
-            self._series_sent = sum(1 for row in sim.series if row["t"] <= sim.t)
             plan = self.plan
             if plan is not None:
                 again = [TimedEdit(a.t, a.edit) for a in plan.applied if a.t > sim.t]
                 plan.applied = [a for a in plan.applied if a.t <= sim.t]
                 plan.pending = sorted(again + plan.pending, key=lambda e: e.t)
-        if t > self.sim.t:
+            if t > self.sim.t:
+                self._run_until(generation, t)
+            # the window has the samples up to the result it showed last
+            self._series_sent = sum(1 for row in self.sim.series if row["t"] <= shown_t)
+        elif t > self.sim.t:
             self._run_until(generation, t)
         return self.sim
 
-    def _result(self, generation: int, wall_s: float) -> StepResult:
+    def _result(self, generation: int, wall_s: float, checkpoint: bool = False) -> StepResult:
         sim = self.sim
-        if self.marks is not None:
-            hook, sim.on_recompute = sim.on_recompute, None   # the worker is not copied
-            try:
-                self.marks.save(sim)
-            finally:
-                sim.on_recompute = hook
+        if self.marks is not None and (checkpoint or not self.marks.marks or time.perf_counter()
+                                       - self._saved_at >= self._fork_s / CHECKPOINT_SHARE):
+            self._checkpoint(sim)
         timings, self._timings = self._timings, []
         series = [dict(row) for row in sim.series[self._series_sent:]]
         self._series_sent = len(sim.series)
         return StepResult(generation, sim.snapshot(), tug_frame(sim), tug_infos(sim), timings,
                           series, wall_s, len(sim.tables.keys.key_nodes))
+
+    def _checkpoint(self, sim: Simulation) -> None:
+        start = time.perf_counter()
+        hook, sim.on_recompute = sim.on_recompute, None   # the worker is not copied
+        try:
+            self.marks.save(sim)
+        finally:
+            sim.on_recompute = hook
+        self._saved_at = time.perf_counter()
+        self._fork_s = self._saved_at - start
 
     def _recomputed(self, keys, r, started: float) -> None:
         """``Simulation.on_recompute``: record every bag-aware recompute (and hand it to the race
@@ -293,7 +305,7 @@ class SimThread(WorkerThread):
 
     _load = Signal(int, object, object, object)
     _advance = Signal(int, float)
-    _edit = Signal(int, object, float)
+    _edit = Signal(int, object, float, float)
 
     def __init__(self, parent: QObject | None = None, checkpoints: bool = True):
         super().__init__(SimWorker(checkpoints), "bagroute-sim", parent)
@@ -311,8 +323,9 @@ class SimThread(WorkerThread):
         self.worker.activity.ask()
         self._advance.emit(generation, float(target_t))
 
-    def apply_edit(self, generation: int, edit, at_t: float) -> None:
+    def apply_edit(self, generation: int, edit, at_t: float, shown_t: float = 0.0) -> None:
         """Queue a what-if edit into the simulation's thread, to apply at simulated time
-        ``at_t`` (after any step already asked for)."""
+        ``at_t`` (after any step already asked for); ``shown_t``: the time of the result on
+        screen."""
         self.worker.activity.ask()
-        self._edit.emit(generation, edit, float(at_t))
+        self._edit.emit(generation, edit, float(at_t), float(shown_t))

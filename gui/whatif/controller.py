@@ -177,8 +177,8 @@ class WhatIf(QObject):
             if command.refused or edit is None:
                 continue
             self._sent = (command, redo)
-            generation, t = self.player.hold_for_edit()
-            self.player.runner.apply_edit(generation, edit, t)
+            generation, t, shown_t = self.player.hold_for_edit()
+            self.player.runner.apply_edit(generation, edit, t, shown_t)
 
     def _on_edited(self, generation: int, applied: list, layout) -> None:
         if generation != self.player.generation or self._sent is None:
