@@ -27,7 +27,10 @@ from .shell.device import device_text, device_tip
 from .shell.docks import Area, Docks
 from .shell.files import RecentFiles, dropped_file, export_to_chosen_file, save_grab
 from .shell.status import StatusLine
-from .whatif.controller import WhatIf
+from engine.sim.edits import SetPolicy
+
+from .whatif.controller import FleetTotal, WhatIf
+from .whatif.scenario import ScenarioFiles
 
 DEFAULT_AIRPORT = "paper-5"
 CLOSE_WAIT_MS = 800    # closing waits this long at most for a running solve
@@ -92,6 +95,11 @@ class MainWindow(QMainWindow):
         self._build_toolbar()
         self.whatif = WhatIf(self.player, self.map_view, self.status, self.actions, docks,
                              self.sim_dock, lambda: (self.airport, self.sim_config()), self)
+        self.scenarios = ScenarioFiles(self)
+        self.day.before_restart = self.whatif.confirm_restart
+        self.day.fleetChosen.connect(lambda total: self.whatif.edit(FleetTotal(total)))
+        self.day.policyChosen.connect(lambda policy: self.whatif.edit(SetPolicy(policy)))
+        self.whatif.applied.connect(self._show_settings_in_effect)
 
         self.route.routeShown.connect(self.routeShown)
         self.route.solveFinished.connect(self.solveFinished)
@@ -190,11 +198,13 @@ class MainWindow(QMainWindow):
 
     # -- the airport -----------------------------------------------------------------------------
 
-    def open_airport(self, path) -> bool:
-        """Load ``path``; on failure show why (file, item, problem) and keep the current airport."""
+    def open_airport(self, path, airport=None, replay=None, extra=None) -> bool:
+        """Load ``path`` (or take ``airport``, read from it); on failure show why (file, item,
+        problem) and keep the current airport. ``replay``: timed edits the day applies as it
+        plays; ``extra``: SimConfig fields the dock does not hold (an opened scenario's)."""
         path = Path(path)
         try:
-            airport = load_airport(path)
+            airport = airport or load_airport(path)
         except Exception as exc:  # LayoutError above all; anything else must not crash the app
             message = str(exc) if isinstance(exc, (LayoutError, OSError)) else \
                 f"unexpected {exc.__class__.__name__}: {exc}"
@@ -211,7 +221,10 @@ class MainWindow(QMainWindow):
         self.day.set_airport(airport)
         self.airportLoaded.emit(airport)
         self.route.request_solve()
-        self.day.restart()
+        self.day.day_extra = dict(extra or {})
+        if extra is None:
+            self.scenarios.flights_file = None
+        self.day.restart(replay)
         return True
 
     def _open_first_airport(self, airport_path) -> None:
@@ -334,7 +347,15 @@ class MainWindow(QMainWindow):
         self.player.step()
 
     def restart_simulation(self) -> None:
+        """A plain restart (no question, no edits replayed): the soak test's and tools'."""
         self.day.restart()
+
+    def _show_settings_in_effect(self, applied) -> None:
+        """Fleet and Dispatch in the dock follow the edits (and their undos)."""
+        layout = self.whatif.layout
+        self.day.show_settings_in_effect(
+            tugs=sum(f.count for f in layout.fleets) if layout is not None else None,
+            policy=applied.edit.policy if isinstance(applied.edit, SetPolicy) else None)
 
     def set_speed(self, speed: float) -> None:
         self.day.set_speed(speed)
@@ -346,7 +367,8 @@ class MainWindow(QMainWindow):
         self.day.set_route_engine(name)
 
     def sim_config(self):
-        return self.day.config()
+        """The running day's settings (the dock's, once the day restarts)."""
+        return self.day.running or self.day.config()
 
     def sim_variant(self) -> str:
         return self.day.variant()

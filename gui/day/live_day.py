@@ -8,12 +8,14 @@ next day's ``SimConfig``."""
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from typing import Callable
 
-from PySide6.QtCore import QObject, QSettings, Qt, Signal
+from PySide6.QtCore import QObject, QSettings, Qt, QTimer, Signal
 from PySide6.QtWidgets import QComboBox, QLabel, QStyle
 
 from engine.sim import SimConfig
+from engine.sim.edit_io import EditPlan
 
 from ..shell.actions import ActionRegistry, ActionSpec
 from ..shell.device import timing_device
@@ -24,14 +26,20 @@ from .player import SPEEDS, STEP_S, SimPlayer
 from .route_engine_choice import FROM_TUGS, RouteEngineChoice
 
 KPI_EVERY_S = 60.0          # KPI samples for the live plots: every simulated minute
+SETTLE_MS = 700             # a Fleet setting applies once the spin box has rested this long
 Icon = QStyle.StandardPixmap
 
 
 class LiveDay(QObject):
     """``stepped(StepResult)``: a result of the current day, after it is drawn. ``fw_variant()``:
-    the Floyd–Warshall variant picked for the route finder (the day uses it too)."""
+    the Floyd–Warshall variant picked for the route finder (the day uses it too).
+    ``fleetChosen(total)``, ``policyChosen(name)``: the user changed the Fleet or Dispatch
+    setting while a day runs (the what-if part applies it as an edit). ``before_restart()``,
+    when set, says what a restart keeps: None (cancel), or the timed edits to replay."""
 
     stepped = Signal(object)
+    fleetChosen = Signal(int)
+    policyChosen = Signal(str)
 
     def __init__(self, map_view, status, settings: QSettings, actions: ActionRegistry,
                  fw_variant: Callable[[], str], parent: QObject | None = None):
@@ -65,6 +73,13 @@ class LiveDay(QObject):
         self._last_panel_update = 0.0
         self._auto_selected = False
         self._recompute_line = ""     # what the status bar says about the latest recompute
+        self.running: SimConfig | None = None   # the settings the running day started with
+        self.day_extra: dict = {}     # SimConfig fields of an opened scenario the dock lacks
+        self.before_restart: Callable[[], list | None] | None = None
+        self._fleet_timer = QTimer(self)
+        self._fleet_timer.setSingleShot(True)
+        self._fleet_timer.setInterval(SETTLE_MS)
+        self._fleet_timer.timeout.connect(self._fleet_settled)
         self._declare_actions()
         self._connect()
 
@@ -76,7 +91,7 @@ class LiveDay(QObject):
             ActionSpec("sim.step", "Step", self.step, "sim", ("N", Qt.Key.Key_Right),
                        Icon.SP_MediaSkipForward,
                        f"Advance {STEP_S:g} simulated seconds (N or →)"),
-            ActionSpec("sim.restart", "Restart", self.restart, "sim", ("R",),
+            ActionSpec("sim.restart", "Restart", self.request_restart, "sim", ("R",),
                        Icon.SP_BrowserReload, "Restart the simulated day with the settings in "
                        "the Simulation dock (R)"),
             ActionSpec("sim.race", "Race variants", self.set_race, "sim",
@@ -95,12 +110,15 @@ class LiveDay(QObject):
         p.loaded.connect(self._on_loaded)
         p.stepped.connect(self._on_stepped)
         p.raced.connect(self.timing_plot.add_race)
+        self.kpi_plots.drawn.connect(self.panel.show_counts)   # the plots' frame, not a newer one
         p.frame.connect(self._on_frame)
         p.failed.connect(lambda m: self.status.error("Simulation failed", m, dialog=False))
         p.playingChanged.connect(self._on_playing_changed)
         p.finished.connect(lambda: self.status.set("The simulated day is over: restart (R) or "
                                                    "open another airport."))
-        self.panel.restartRequested.connect(self.restart)
+        self.panel.restartRequested.connect(self.request_restart)
+        self.panel.fleet_spin.valueChanged.connect(lambda _: self._fleet_timer.start())
+        self.panel.policy_combo.currentIndexChanged.connect(self._policy_changed)
         self.panel.raceToggled.connect(self.actions.action("sim.race").setChecked)
         self.panel.prev_tug.clicked.connect(lambda: self.cycle_tug(-1))
         self.panel.next_tug.clicked.connect(lambda: self.cycle_tug(1))
@@ -115,10 +133,11 @@ class LiveDay(QObject):
     def config(self) -> SimConfig:
         panel = self.panel
         fleet = panel.fleet_spin.value()
-        return SimConfig(hours=24.0, seed=panel.seed_spin.value(), tugs=fleet or None,
-                         variant=self.variant(), route_engine=self.route_engine.engine(),
-                         policy=panel.policy(),
-                         load=panel.load_spin.value(), kpi_every_s=KPI_EVERY_S)
+        return SimConfig(hours=float(panel.hours_spin.value()), seed=panel.seed_spin.value(),
+                         tugs=fleet or None, variant=self.variant(),
+                         route_engine=self.route_engine.engine(), policy=panel.policy(),
+                         load=panel.load_spin.value(), kpi_every_s=KPI_EVERY_S,
+                         **self.day_extra)
 
     def variant(self) -> str:
         """The variant the day solves with: the route engine's family (FW or SSSP)."""
@@ -132,20 +151,39 @@ class LiveDay(QObject):
         """All pairs on key nodes or from the tugs: the day starts again with it (the same day;
         the timing panel and race mode then show that family's variants)."""
         self.route_engine.set_engine(name, silent=True)
+        if not self.request_restart():
+            self.route_engine.set_engine(self.running.route_engine if self.running else
+                                         "all-pairs", silent=True)
+            return
         self.settings.setValue("sim/route_engine", name)
-        self.restart()
-        self.status.set(f"Route engine: {self.route_engine.combo.currentText()} — the day "
-                        "starts again (the same day: both engines are exact)")
+        self.status.hold(f"Route engine: {self.route_engine.combo.currentText()} — the day "
+                         "starts again (the same day: both engines are exact)")
 
     def _on_sim_variant_changed(self) -> None:
         self.settings.setValue("sim/sssp_variant", self.route_engine.sssp_variant())
         self.player.set_variant(self.variant())
 
-    def restart(self) -> None:
-        """Start the simulated day again on the current airport (paused at 00:00)."""
+    def request_restart(self) -> bool:
+        """R, Restart, a new route engine: start the day again, replaying its what-if edits or
+        not as ``before_restart`` says (False: cancelled)."""
+        replay = self.before_restart() if self.before_restart is not None else []
+        if replay is None:
+            return False
+        self.restart(replay)
+        n = len(replay)
+        self.status.hold(f"The day starts again with {n} edit{'s' if n != 1 else ''} replayed"
+                         if n else "The day starts again, as planned")
+        return True
+
+    def restart(self, replay: list | None = None) -> None:
+        """Start the simulated day again on the current airport (paused at 00:00), with the
+        dock's settings; ``replay``: timed edits (``TimedEdit``) applied again at their times,
+        on a day that starts with the fleet and dispatcher the edited one started with (the
+        edits brought it to what the dock shows)."""
         if self.airport is None or self.player.runner.closed:
             return
         self.player.pause()
+        self._fleet_timer.stop()
         self.save_settings()
         self.facts = {}
         self._auto_selected = False
@@ -155,7 +193,46 @@ class LiveDay(QObject):
         self.kpi_plots.reset()
         self.panel.show_tug(None, self.airport, [])
         self.panel.facts_label.setText("Preparing the simulated day…")
-        self.player.load(self.airport, self.config())
+        config = self.config()
+        if replay and self.running is not None:
+            config = replace(config, tugs=self.running.tugs, policy=self.running.policy)
+        self.running = config
+        self.panel.set_running(config)
+        self.player.load(self.airport, config, EditPlan(list(replay)) if replay else None)
+
+    def _fleet_settled(self) -> None:
+        if self.running is not None and self.player.ready:
+            total = self.panel.fleet_spin.value() or sum(f.count for f in self.airport.fleets)
+            self.fleetChosen.emit(total)
+
+    def _policy_changed(self, _index: int) -> None:
+        if self.running is not None and self.player.ready:
+            self.policyChosen.emit(self.panel.policy())
+
+    def show_settings(self, config: SimConfig) -> None:
+        """The dock shows ``config``'s settings (an opened scenario's), asking for no edit."""
+        panel = self.panel
+        widgets = (panel.hours_spin, panel.seed_spin, panel.load_spin)
+        for widget in widgets:
+            widget.blockSignals(True)
+        panel.hours_spin.setValue(round(config.hours))
+        panel.seed_spin.setValue(config.seed)
+        panel.load_spin.setValue(config.load)
+        for widget in widgets:
+            widget.blockSignals(False)
+        self.show_settings_in_effect(config.tugs or 0, config.policy)
+        self.route_engine.set_engine(config.route_engine, silent=True)
+
+    def show_settings_in_effect(self, tugs: int | None = None, policy: str | None = None) -> None:
+        """Fleet and Dispatch as the edited day has them (after an edit or its undo), without
+        asking for another edit."""
+        panel = self.panel
+        for widget, value, set_ in ((panel.fleet_spin, tugs, panel.fleet_spin.setValue),
+                                    (panel.policy_combo, policy, panel.set_policy)):
+            if value is not None:
+                widget.blockSignals(True)
+                set_(value)
+                widget.blockSignals(False)
 
     def toggle_play(self) -> None:
         self.player.toggle()
@@ -229,6 +306,7 @@ class LiveDay(QObject):
         panel.fleet_spin.setValue(s.value("sim/fleet", 0, type=int))
         panel.load_spin.setValue(s.value("sim/load", 1.0, type=float))
         panel.seed_spin.setValue(s.value("sim/seed", 0, type=int))
+        panel.hours_spin.setValue(s.value("sim/hours", 24, type=int))
         panel.set_policy(s.value("sim/policy", "shortest-path", type=str))
         speed = s.value("sim/speed", 60, type=int)
         self.set_speed(speed if speed in SPEEDS else 60)
@@ -245,6 +323,7 @@ class LiveDay(QObject):
         s.setValue("sim/fleet", panel.fleet_spin.value())
         s.setValue("sim/load", panel.load_spin.value())
         s.setValue("sim/seed", panel.seed_spin.value())
+        s.setValue("sim/hours", panel.hours_spin.value())
         s.setValue("sim/policy", panel.policy())
 
     # -- the player's news -----------------------------------------------------------------------
@@ -277,7 +356,6 @@ class LiveDay(QObject):
         fallbacks = [t.note for t in result.timings if t.note]
         if fallbacks:   # e.g. the GPU failed mid-day: the day goes on, and says on what
             self.status.hold(f"The day continues on the CPU: {fallbacks[-1]}")
-        self.panel.show_counts(snap.kpis)
         self._show_selected_tug()
         if result.timings:
             t = result.timings[-1]

@@ -26,7 +26,7 @@ import time
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QTimer
+from PySide6.QtCore import QTimer, Signal
 from PySide6.QtWidgets import QGraphicsItem, QWidget
 
 WINDOW = 200            # recomputes kept on the timing plot
@@ -306,7 +306,10 @@ def _set_title(plot, text: str) -> None:
 
 
 class KpiPlots(pg.GraphicsLayoutWidget):
-    """Four small KPI panels against simulated hours, updated as samples arrive."""
+    """Four small KPI panels against simulated hours, updated as samples arrive.
+    ``drawn(row)``: the KPI sample the panels' titles now show (the dock shows the same one)."""
+
+    drawn = Signal(object)
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
@@ -365,6 +368,7 @@ class KpiPlots(pg.GraphicsLayoutWidget):
                 if done:
                     value += f" ({100.0 * rows[-1]['delivered'] / done:.1f}%)"
             _set_title(self.plots[key], f"{title}: <b>{value}</b>")
+        self.drawn.emit(rows[-1])
 
     def write_csv(self, path) -> Path:
         from engine.sim.kpi import SERIES_FIELDS

@@ -14,6 +14,8 @@ from engine.sim.tugs import ACTIVITY_NAMES, DRIVING, HANDLING
 from ..map.tug_layer import SELECTED, TUG_COLORS
 
 MUTED = "#5f6b7a"
+PENDING = "#d9480f"      # a setting changed that the running day does not have yet
+ON_RESTART = "↺ on restart"
 POLICIES = (("shortest-path", "Shortest path (bag-aware)"), ("baseline", "Baseline (nearest job)"))
 
 
@@ -23,8 +25,9 @@ def format_clock(seconds: float) -> str:
 
 
 class SimPanel(QWidget):
-    """``restartRequested``: the user changed a setting that needs a new simulated day (or
-    pressed Restart). ``raceToggled(bool)``. ``tugChosen(int | None)``."""
+    """``restartRequested``: the user pressed Restart. ``raceToggled(bool)``. Hours, bag
+    arrivals and seed make another day: changed, each says "on restart" beside it until the
+    day restarts; fleet and dispatch apply at once, as what-if edits (the window's wiring)."""
 
     restartRequested = Signal()
     raceToggled = Signal(bool)
@@ -51,7 +54,13 @@ class SimPanel(QWidget):
         self.fleet_spin = QSpinBox()
         self.fleet_spin.setRange(0, 2000)   # the hub's fleet curve runs to 1,200
         self.fleet_spin.setSpecialValueText("airport's own")
-        self.fleet_spin.setToolTip("Tugs in service, shared over the depots (0: the airport's fleets)")
+        self.fleet_spin.setToolTip("Tugs in service, shared over the depots (0: the airport's "
+                                   "fleets). Applies at once, as a what-if edit")
+        self.hours_spin = QSpinBox()
+        self.hours_spin.setRange(1, 168)
+        self.hours_spin.setValue(24)
+        self.hours_spin.setSuffix(" h")
+        self.hours_spin.setToolTip("Length of the simulated day")
         self.load_spin = QDoubleSpinBox()
         self.load_spin.setRange(0.1, 5.0)
         self.load_spin.setSingleStep(0.1)
@@ -65,11 +74,30 @@ class SimPanel(QWidget):
         for key, label in POLICIES:
             self.policy_combo.addItem(label, key)
         self.policy_combo.setToolTip("Shortest path: jobs by bag-aware all-pairs distance and "
-                                     "urgency. Baseline: nearest bags by plain travel time.")
+                                     "urgency. Baseline: nearest bags by plain travel time. "
+                                     "Applies at once, as a what-if edit")
+        self.markers: dict[str, QLabel] = {}
         form.addRow("Fleet", self.fleet_spin)
-        form.addRow("Bag arrivals", self.load_spin)
-        form.addRow("Seed", self.seed_spin)
         form.addRow("Dispatch", self.policy_combo)
+        for key, label, spin in (("hours", "Hours", self.hours_spin),
+                                 ("load", "Bag arrivals", self.load_spin),
+                                 ("seed", "Seed", self.seed_spin)):
+            marker = QLabel(ON_RESTART)
+            marker.setStyleSheet(f"color: {PENDING}; font-weight: 600;")
+            marker.setToolTip("Changed: the running day keeps its value until it restarts (R)")
+            marker.setVisible(False)
+            row = QHBoxLayout()
+            row.addWidget(spin, 1)
+            row.addWidget(marker)
+            form.addRow(label, row)
+            self.markers[key] = marker
+            spin.valueChanged.connect(lambda _: self._show_pending())
+        self.running: dict | None = None
+        note = QLabel("Fleet and dispatch apply at once, as what-if edits; the others on "
+                      "restart.")
+        note.setWordWrap(True)
+        note.setStyleSheet(f"color: {MUTED}; font-size: 11px;")
+        form.addRow(note)
         self.restart_button = QPushButton("↺  Restart the day")
         self.restart_button.setToolTip("Start the simulated day again with these settings (R)")
         form.addRow(self.restart_button)
@@ -113,6 +141,30 @@ class SimPanel(QWidget):
         self.race_check.toggled.connect(self.raceToggled)
 
     # -- state ----------------------------------------------------------------------------------
+    def restart_values(self) -> dict:
+        """The settings that only a new day takes."""
+        return {"hours": float(self.hours_spin.value()), "load": round(self.load_spin.value(), 2),
+                "seed": self.seed_spin.value()}
+
+    def set_running(self, config) -> None:
+        """The running day's settings: those changed since are marked "on restart"."""
+        self.running = {"hours": float(config.hours), "load": round(config.load, 2),
+                        "seed": config.seed}
+        self._show_pending()
+
+    def pending(self) -> list[str]:
+        """The settings changed that wait for a restart."""
+        return [k for k, m in self.markers.items() if not m.isHidden()]
+
+    def _show_pending(self) -> None:
+        now = self.restart_values()
+        for key, marker in self.markers.items():
+            marker.setVisible(self.running is not None and now[key] != self.running[key])
+        waiting = self.pending()
+        self.restart_button.setText("↺  Restart the day" + (" to apply" if waiting else ""))
+        self.restart_button.setStyleSheet(f"color: {PENDING}; font-weight: 600;"
+                                          if waiting else "")
+
     def policy(self) -> str:
         return self.policy_combo.currentData()
 

@@ -78,7 +78,7 @@ class SimPlayer(QObject):
         self.timer.timeout.connect(self._tick)
 
     # -- commands ---------------------------------------------------------------------------
-    def load(self, airport, config: SimConfig) -> None:
+    def load(self, airport, config: SimConfig, plan=None) -> None:
         """Start a new simulated day (results from an earlier one are dropped from now on)."""
         self.generation += 1
         self.ready, self.pending, self.latest, self.shown = False, False, None, None
@@ -88,7 +88,7 @@ class SimPlayer(QObject):
         self.clock = self.target = 0.0
         self.end_time = config.hours * 3600.0
         self.runner.worker.variant = config.variant
-        self.runner.load(self.generation, airport, config)
+        self.runner.load(self.generation, airport, config, plan)
 
     def play(self) -> None:
         if not self.ready:               # still preparing the day: play as soon as it is ready
@@ -109,6 +109,23 @@ class SimPlayer(QObject):
             self.playing = False
             self.target = self.clock
             self.playingChanged.emit(False)
+
+    def hold_for_edit(self) -> tuple[int, float, float]:
+        """An edit is about to apply at the time on screen: what the worker computed past it is
+        dropped (a new generation; the worker goes back to that time), and the clock waits for
+        the edited day. Returns (generation, simulated time on screen, time of the result
+        shown) for the edit."""
+        self.generation += 1
+        self.runner.worker.set_generation(self.generation)
+        self.pending = False
+        self._unshown.clear()
+        keep = [r for r in self.history if r.snapshot.t <= self.clock + 1e-9]
+        self.history.clear()
+        self.history.extend(keep)
+        self.latest = self.shown
+        if self.latest is not None:
+            self.target = min(self.target, self.clock)
+        return self.generation, self.clock, self.shown.snapshot.t if self.shown else 0.0
 
     def toggle(self) -> None:
         self.pause() if self.playing else self.play()
@@ -219,7 +236,7 @@ class SimPlayer(QObject):
             if self.play_when_ready:
                 self.play_when_ready = False
                 self.play()
-        elif not self.playing and result.snapshot.t <= self.clock + 1e-9:
+        elif result.snapshot.t <= self.clock + 1e-9:
             self._show_reached()   # a result at the paused clock (a what-if edit): drawn at once
             self.frame.emit(self.clock, self.positions())
         if self.playing:

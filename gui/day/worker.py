@@ -28,6 +28,8 @@ from PySide6.QtCore import QObject, Signal, Slot
 from engine import gpu_warmup
 from engine.gpu_device import simulated
 from engine.sim import SimConfig, Simulation
+from engine.sim.checkpoint import Checkpoints
+from engine.sim.edit_io import EditPlan, TimedEdit
 from engine.sim.edits import EditError, apply_edit, edited_layout
 from engine.sim.frame import TugFrame, TugInfo, day_facts, tug_frame, tug_infos
 from engine.sim.race import RaceJob, RaceRunner, SimActivity, Timing, race_variants
@@ -35,6 +37,8 @@ from engine.sim.route_engine import solve_sizes, variants_of
 from ..workers import ENGINE_LOCK, WorkerThread
 
 SUBSTEP_S = 30.0        # simulated seconds between two looks at the stop flag
+CHECKPOINT_SHARE = 0.1  # checkpoints take at most about this share of the worker's time (a
+                        # hub's fork takes ~0.2 s: one every ~2 s of wall time, not every step)
 
 
 @dataclass
@@ -75,12 +79,18 @@ class SimWorker(QObject):
     stepped = Signal(object)           # StepResult
     raced = Signal(int, int, object)   # generation, round, [Timing] ([]: replaced, not raced)
     failed = Signal(int, str)
-    edited = Signal(int, object, object)   # generation, engine.sim.edits.Applied, edited layout
+    edited = Signal(int, object, object)   # generation, [engine.sim.edits.Applied], edited layout
+    replayed = Signal(int, object, object)  # the same, for edits a day's plan applied itself
     editRefused = Signal(int, str)         # generation, why (nothing changed)
 
-    def __init__(self):
+    def __init__(self, checkpoints: bool = True):
         super().__init__()
         self.sim: Simulation | None = None
+        self.plan: EditPlan | None = None   # timed edits to replay on the way (restart, scenario)
+        self._reported = 0                  # the plan's edits reported with ``replayed``
+        self._fork_s, self._saved_at = 0.0, -1e9   # the last checkpoint's cost and wall time
+        # the day as handed over after each step, so an edit can apply at the time on screen
+        self.marks: Checkpoints | None = Checkpoints(keep=8) if checkpoints else None
         self._generation = 0
         self._lock = threading.Lock()
         self._stop = threading.Event()
@@ -120,9 +130,9 @@ class SimWorker(QObject):
             ENGINE_LOCK.release()
 
     # -- slots (worker thread) ----------------------------------------------------------------
-    @Slot(int, object, object)
+    @Slot(int, object, object, object)
     @_asked
-    def load(self, generation: int, airport, config: SimConfig) -> None:
+    def load(self, generation: int, airport, config: SimConfig, plan=None) -> None:
         self.native_id = threading.get_native_id()
         if not self.current(generation):
             return
@@ -137,10 +147,15 @@ class SimWorker(QObject):
             with self._engine():
                 sim = Simulation(airport, config)
             self.sim = sim      # (the variant was set with the request: a later pick stands)
+            self.plan, self._reported = plan, 0
+            if self.marks is not None:
+                self.marks.marks.clear()
             self.race_with = race_variants(config.route_engine)
             self._timings, self._round, self._series_sent = [], 0, 0
             sim.on_recompute = self._recomputed
-            facts = {**day_facts(sim), "build_s": time.perf_counter() - start}
+            facts = {**day_facts(sim), "build_s": time.perf_counter() - start,
+                     "gate_flights": [(f.id, airport.nodes[f.gate].id, f.arrival, f.departure)
+                                      for f in sim.schedule.flights]}
             if not self.current(generation):
                 return
             self.loaded.emit(generation, facts)
@@ -166,7 +181,7 @@ class SimWorker(QObject):
                 sim.set_variant(self.variant)
                 self._compile_in_background(sim)
                 with self._engine():
-                    sim.run_until(min(target_t, sim.t + SUBSTEP_S))
+                    self._run_until(generation, min(target_t, sim.t + SUBSTEP_S))
             self.stepped.emit(self._result(generation, time.perf_counter() - start))
         except Stopped:
             return
@@ -187,21 +202,36 @@ class SimWorker(QObject):
     def _gpu_variants(engine: str) -> frozenset:
         return frozenset(v.name for v in variants_of(engine) if v.family == "gpu")
 
-    @Slot(int, object)
+    @Slot(int, object, float, float)
     @_asked
-    def apply_edit(self, generation: int, edit) -> None:
-        """A what-if edit (``engine.sim.edits``), applied between two steps of the day."""
-        sim = self.sim
-        if sim is None or not self.current(generation):
+    def apply_edit(self, generation: int, edit, at_t: float, shown_t: float) -> None:
+        """A what-if edit (``engine.sim.edits``, a tuple of them, or anything with
+        ``resolve(sim)`` giving a list of them), applied between two steps of the day at
+        simulated time ``at_t`` (the time on screen): a day computed past it goes back to its
+        checkpoint and on to ``at_t`` first (``shown_t``: the time of the last result the
+        window showed, whose KPI samples it has). One that cannot apply changes nothing."""
+        if self.sim is None or not self.current(generation):
             return
         try:
             with ENGINE_LOCK:
-                applied = apply_edit(sim, edit)
+                sim = self._at(generation, at_t, shown_t)
+                edits = edit.resolve(sim) if hasattr(edit, "resolve") else \
+                    list(edit) if isinstance(edit, tuple) else [edit]
+                if not edits:
+                    raise EditError(f"{edit.text}: nothing to change")
+                done = []
+                try:
+                    for e in edits:
+                        done.append(apply_edit(sim, e))
+                except EditError:
+                    for a in reversed(done):     # all or nothing
+                        apply_edit(sim, a.inverse)
+                    raise
         except EditError as exc:
             self.editRefused.emit(generation, str(exc))
             return
-        self.edited.emit(generation, applied, edited_layout(sim))
-        self.stepped.emit(self._result(generation, 0.0))
+        self.edited.emit(generation, done, edited_layout(sim))
+        self.stepped.emit(self._result(generation, 0.0, checkpoint=True))
 
     # -- inside ---------------------------------------------------------------------------------
     def _race_turn(self) -> None:
@@ -217,13 +247,60 @@ class SimWorker(QObject):
             traceback.print_exc()
             print(f"race: {exc}")
 
-    def _result(self, generation: int, wall_s: float) -> StepResult:
+    def _run_until(self, generation: int, t: float) -> None:
+        """Step the day to ``t``, applying the edits its plan holds on the way (each reported
+        once with ``replayed``, although a rewind may apply it again)."""
+        plan = self.plan
+        if plan is None or not plan.pending:
+            self.sim.run_until(t)
+            return
+        plan.run_until(self.sim, t)
+        if len(plan.applied) > self._reported:
+            self.replayed.emit(generation, plan.applied[self._reported:], edited_layout(self.sim))
+            self._reported = len(plan.applied)
+
+    def _at(self, generation: int, t: float, shown_t: float) -> Simulation:
+        """The day at simulated time ``t`` (its current time when no checkpoint is old enough):
+        what was computed past it is dropped with its timings and KPI samples, and the plan's
+        edits since the checkpoint apply again on the way to ``t``."""
+        times = [m for m in self.marks.times() if m <= t] if self.marks is not None else []
+        if t < self.sim.t and times:
+            sim = self.marks.rewind(times[-1])
+            sim.on_recompute = self._recomputed
+            self.sim, self._timings = sim, []
+            plan = self.plan
+            if plan is not None:
+                again = [TimedEdit(a.t, a.edit) for a in plan.applied if a.t > sim.t]
+                plan.applied = [a for a in plan.applied if a.t <= sim.t]
+                plan.pending = sorted(again + plan.pending, key=lambda e: e.t)
+            if t > self.sim.t:
+                self._run_until(generation, t)
+            # the window has the samples up to the result it showed last
+            self._series_sent = sum(1 for row in self.sim.series if row["t"] <= shown_t)
+        elif t > self.sim.t:
+            self._run_until(generation, t)
+        return self.sim
+
+    def _result(self, generation: int, wall_s: float, checkpoint: bool = False) -> StepResult:
         sim = self.sim
+        if self.marks is not None and (checkpoint or not self.marks.marks or time.perf_counter()
+                                       - self._saved_at >= self._fork_s / CHECKPOINT_SHARE):
+            self._checkpoint(sim)
         timings, self._timings = self._timings, []
         series = [dict(row) for row in sim.series[self._series_sent:]]
         self._series_sent = len(sim.series)
         return StepResult(generation, sim.snapshot(), tug_frame(sim), tug_infos(sim), timings,
                           series, wall_s, len(sim.tables.keys.key_nodes))
+
+    def _checkpoint(self, sim: Simulation) -> None:
+        start = time.perf_counter()
+        hook, sim.on_recompute = sim.on_recompute, None   # the worker is not copied
+        try:
+            self.marks.save(sim)
+        finally:
+            sim.on_recompute = hook
+        self._saved_at = time.perf_counter()
+        self._fork_s = self._saved_at - start
 
     def _recomputed(self, keys, r, started: float) -> None:
         """``Simulation.on_recompute``: record every bag-aware recompute (and hand it to the race
@@ -243,26 +320,29 @@ class SimWorker(QObject):
 class SimThread(WorkerThread):
     """Owns the worker and its QThread; the UI talks to it through these queued signals."""
 
-    _load = Signal(int, object, object)
+    _load = Signal(int, object, object, object)
     _advance = Signal(int, float)
-    _edit = Signal(int, object)
+    _edit = Signal(int, object, float, float)
 
-    def __init__(self, parent: QObject | None = None):
-        super().__init__(SimWorker(), "bagroute-sim", parent)
+    def __init__(self, parent: QObject | None = None, checkpoints: bool = True):
+        super().__init__(SimWorker(checkpoints), "bagroute-sim", parent)
         self._load.connect(self.worker.load)
         self._advance.connect(self.worker.advance)
         self._edit.connect(self.worker.apply_edit)
 
-    def load(self, generation: int, airport, config: SimConfig) -> None:
+    def load(self, generation: int, airport, config: SimConfig, plan: EditPlan | None = None
+             ) -> None:
         self.worker.set_generation(generation)
         self.worker.activity.ask()
-        self._load.emit(generation, airport, config)
+        self._load.emit(generation, airport, config, plan)
 
     def advance(self, generation: int, target_t: float) -> None:
         self.worker.activity.ask()
         self._advance.emit(generation, float(target_t))
 
-    def apply_edit(self, generation: int, edit) -> None:
-        """Queue a what-if edit into the simulation's thread (after any step already asked for)."""
+    def apply_edit(self, generation: int, edit, at_t: float, shown_t: float = 0.0) -> None:
+        """Queue a what-if edit into the simulation's thread, to apply at simulated time
+        ``at_t`` (after any step already asked for); ``shown_t``: the time of the result on
+        screen."""
         self.worker.activity.ask()
-        self._edit.emit(generation, edit)
+        self._edit.emit(generation, edit, float(at_t), float(shown_t))

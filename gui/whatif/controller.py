@@ -12,6 +12,7 @@ the same simulated time.
 from __future__ import annotations
 
 from collections import deque
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
@@ -20,31 +21,58 @@ from PySide6.QtGui import QCursor, QKeySequence, QUndoCommand, QUndoStack
 from PySide6.QtWidgets import QFileDialog, QMenu
 
 from engine.airport.layout_io import LayoutError
-from engine.sim.edits import CloseGate, CloseRoad, OpenGate, OpenRoad, save_edited
+from engine.sim.edit_io import TimedEdit
+from engine.sim.edits import CloseGate, CloseRoad, OpenGate, OpenRoad, fleet_edits, save_edited
 
 from ..day.panel import format_clock
 from ..shell.actions import ActionRegistry, ActionSpec
 from ..shell.docks import Docks
 from ..day.worker import SimThread
 from ..map.whatif_layer import WhatIfLayer
+from .dialogs import REPLAY, ask_restart, confirm_overlap
+from .gates import GateFlights, busy_text
 from .panel import WhatIfPanel
 
 GATE_CHOICES = 8        # gates offered by name when closing one (the nearest open ones)
 
 
-class EditCommand(QUndoCommand):
-    """One edit on the undo stack: redo sends the edit, undo its inverse (both as resolved)."""
+@dataclass(frozen=True)
+class FleetTotal:
+    """The Fleet setting changed mid-day: the edits that bring the tugs in service to
+    ``total`` (``fleet_edits``), resolved in the simulation's thread."""
+    total: int
 
-    def __init__(self, whatif: "WhatIf", edit):
+    @property
+    def text(self) -> str:
+        return f"fleet to {self.total} tugs"
+
+    def resolve(self, sim) -> list:
+        return fleet_edits(sim, self.total)
+
+
+class EditCommand(QUndoCommand):
+    """One edit on the undo stack: redo sends the edit, undo its inverse (both as resolved; a
+    tuple of edits when one setting made several). ``done``: already applied (a replayed edit),
+    so the first redo sends nothing."""
+
+    def __init__(self, whatif: "WhatIf", edit, inverse=None, done: bool = False):
         super().__init__(edit.text)
-        self.whatif, self.edit, self.inverse = whatif, edit, None
-        self.refused = False
+        self.whatif, self.edit, self.inverse = whatif, edit, inverse
+        self.refused, self._skip = False, done
 
     def redo(self) -> None:
+        if self._skip:
+            self._skip = False
+            return
         self.whatif._queue(self, redo=True)
 
     def undo(self) -> None:
         self.whatif._queue(self, redo=False)
+
+
+def edit_text(edit) -> str:
+    """An edit's text, or a tuple of them joined."""
+    return "; ".join(e.text for e in edit) if isinstance(edit, tuple) else edit.text
 
 
 class WhatIf(QObject):
@@ -69,11 +97,13 @@ class WhatIf(QObject):
         self.base = None             # (airport, SimConfig) of the day as planned
         self.layout = None           # the airport as edited (``edited_layout``), None: no edit
         self.moved_gates: dict[str, str] = {}
+        self.gates = GateFlights()   # the day's flights by gate, for the gate menu
         self.last = None             # the latest Applied
+        self.log: list = []          # every Applied of this day in time order, undos included
         self._pending: deque = deque()
         self._sent = None            # (command, redo) with the worker now
         self.menu: QMenu | None = None
-        self.twin = SimThread(self)
+        self.twin = SimThread(self, checkpoints=False)
         self._twins = 0                # twins started (each its own generation on the twin thread)
         self._twin_generation = 0      # the current day's twin; 0: none yet
         self._twin_busy = False
@@ -82,6 +112,7 @@ class WhatIf(QObject):
 
         worker = self.player.runner.worker
         worker.edited.connect(self._on_edited)
+        worker.replayed.connect(self._on_replayed)
         worker.editRefused.connect(self._on_refused)
         self.twin.worker.stepped.connect(self._on_twin)
         self.player.loaded.connect(self._on_day_loaded)
@@ -146,31 +177,56 @@ class WhatIf(QObject):
             if command.refused or edit is None:
                 continue
             self._sent = (command, redo)
-            self.player.runner.apply_edit(self.player.generation, edit)
+            generation, t, shown_t = self.player.hold_for_edit()
+            self.player.runner.apply_edit(generation, edit, t, shown_t)
 
-    def _on_edited(self, generation: int, applied, layout) -> None:
+    def _on_edited(self, generation: int, applied: list, layout) -> None:
         if generation != self.player.generation or self._sent is None:
             return
         command, redo = self._sent
         self._sent = None
+        edits = tuple(a.edit for a in applied)
+        inverses = tuple(a.inverse for a in reversed(applied))
+        edit, inverse = (edits[0], inverses[0]) if len(applied) == 1 else (edits, inverses)
         if redo:
-            command.edit, command.inverse = applied.edit, applied.inverse
+            command.edit, command.inverse = edit, inverse
         else:
-            command.inverse, command.edit = applied.edit, applied.inverse
-        command.setText(command.edit.text)
-        self.layout, self.last = layout, applied
-        if isinstance(applied.edit, CloseGate):
-            self.moved_gates[applied.edit.gate] = applied.edit.to
-        elif isinstance(applied.edit, OpenGate):
-            self.moved_gates.pop(applied.edit.gate, None)
+            command.inverse, command.edit = edit, inverse
+        command.setText(edit_text(command.edit))
+        self._took_effect(applied, layout)
+        self.status.hold("; ".join(a.report() for a in applied))
+        self._send_next()
+
+    def _on_replayed(self, generation: int, applied: list, layout) -> None:
+        """Edits the day's plan applied itself (a restart's or a scenario's): on the undo
+        stack as if made here."""
+        if generation != self.player.generation:
+            return
+        for a in applied:
+            self.stack.push(EditCommand(self, a.edit, a.inverse, done=True))
+        self._took_effect(applied, layout)
+
+    def _took_effect(self, applied: list, layout) -> None:
+        self.layout = layout
+        for a in applied:
+            self.log.append(a)
+            self.last = a
+            if isinstance(a.edit, CloseGate):
+                self.moved_gates[a.edit.gate] = a.edit.to
+            elif isinstance(a.edit, OpenGate):
+                self.moved_gates.pop(a.edit.gate, None)
         self._draw()
         self.panel.set_fleets(layout.fleets)
-        self.status.hold(applied.report())
         self._update_actions()
         if not self._twin_generation:
             self._start_twin()
-        self.applied.emit(applied)
-        self._send_next()
+        for a in applied:
+            self.applied.emit(a)
+
+    def timed_edits(self) -> list[TimedEdit]:
+        """Every edit of this day with the simulated time it applied (undos included), in
+        order: what replays it."""
+        return [TimedEdit(a.t, a.edit) for a in self.log]
 
     def _on_refused(self, generation: int, why: str) -> None:
         if generation != self.player.generation or self._sent is None:
@@ -228,13 +284,32 @@ class WhatIf(QObject):
         if self.gate_closed(gate):
             menu.addAction(f"Reopen gate {name}", lambda: self.edit(OpenGate(gate)))
             return menu
-        menu.addAction(f"Close gate {name}: flights to the nearest free gate",
+        t, moved = self.player.clock, self.moved_gates
+        busy = self.gates.busy(gate, t, moved)
+        now = f" ({busy_text(busy)})" if busy else ""
+        menu.addAction(f"Close gate {name}{now}: flights to the nearest free gate",
                        lambda: self.edit(CloseGate(gate)))
         to = menu.addMenu(f"Close gate {name}: flights to")
         for other in self._nearest_open_gates(gate):
-            to.addAction(self.base[0].node(other).name,
-                         lambda _=False, o=other: self.edit(CloseGate(gate, o)))
+            text = self.base[0].node(other).name
+            if busy_other := self.gates.busy(other, t, moved):
+                text += f" — {busy_text(busy_other)}"
+            overlaps = self.gates.overlaps(gate, other, t, moved)
+            if overlaps:
+                text += f" — ⚠ {len(overlaps)} overlap{'s' if len(overlaps) > 1 else ''}"
+            to.addAction(text, lambda _=False, o=other: self.close_gate_to(gate, o)).setData(other)
         return menu
+
+    def close_gate_to(self, gate: str, to: str) -> bool:
+        """Close ``gate`` with its flights to ``to``; where they overlap ``to``'s own, only
+        once the user, told which, agrees (False: not closed)."""
+        overlaps = self.gates.overlaps(gate, to, self.player.clock, self.moved_gates)
+        if overlaps and not confirm_overlap(self.view.window(), gate, to, overlaps):
+            self.status.hold(f"Gate {gate} not closed: its flights overlap {to}'s "
+                             f"({overlaps[0]})")
+            return False
+        self.edit(CloseGate(gate, to))
+        return True
 
     def road_menu(self, k: int) -> QMenu:
         menu = self._new_menu()
@@ -283,14 +358,26 @@ class WhatIf(QObject):
         return Path(path)
 
     # -- a new day -------------------------------------------------------------------------------
-    def _on_day_loaded(self, _facts) -> None:
+    def confirm_restart(self) -> list[TimedEdit] | None:
+        """Before a restart: the edits to replay on the new day ([] when there are none or the
+        user discards them), or None when the user cancels."""
+        if not self.log:
+            return []
+        choice = ask_restart(self.view.window(), [f"{format_clock(a.t)} {a.text}"
+                                                  for a in self.log])
+        if choice is None:
+            return None
+        return self.timed_edits() if choice == REPLAY else []
+
+    def _on_day_loaded(self, facts) -> None:
         """A new day (new airport or restart): as planned, nothing edited, no twin yet."""
         self.base = self.day()
+        self.gates = GateFlights(facts.get("gate_flights", ()))
         airport = self.base[0]
         self.stack.clear()
         self._pending.clear()
         self._sent = None
-        self.layout, self.last, self.moved_gates = None, None, {}
+        self.layout, self.last, self.moved_gates, self.log = None, None, {}, []
         self.layer.set_airport(airport)
         self.panel.set_fleets(airport.fleets)
         self.panel.clear_compare()

@@ -159,12 +159,15 @@ class WhatIfPanel(QWidget):
         a, b = compare_values(edited), compare_values(unedited)
         self.compare_label.setText(f"At {clock}, both days from the same seed.")
         for r, (key, _, fmt) in enumerate(ROWS):
-            delta = fmt.format(a[key] - b[key])
+            shown = fmt.format(a[key]), fmt.format(b[key])
+            # the difference of the figures shown, so the row adds up as read ("99.6 | 99.6 | 0.0")
+            diff = float(shown[0].replace(",", "")) - float(shown[1].replace(",", ""))
+            delta = fmt.format(diff)
             if not any(ch in "123456789" for ch in delta):
                 delta = fmt.format(0.0)      # no "+0.0" or "-0.0" where the days agree
-            elif a[key] > b[key]:
+            elif diff > 0:
                 delta = "+" + delta
-            for c, text in enumerate((fmt.format(a[key]), fmt.format(b[key]), delta)):
+            for c, text in enumerate((*shown, delta)):
                 item = QTableWidgetItem(text)
                 item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 self.table.setItem(r, c, item)

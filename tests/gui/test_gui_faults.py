@@ -83,6 +83,8 @@ def test_the_simulation_worker_raising_mid_day_stops_it_with_a_message_and_keeps
     window = make_window(regional)
     qtbot.waitUntil(lambda: window.player.ready, timeout=SIM_TIMEOUT_MS)
     play_until(qtbot, window, 1800)
+    # the worker done with what it was asked (it may be copying the day for a checkpoint)
+    qtbot.waitUntil(lambda: window.player.runner.worker.activity.idle, timeout=30_000)
     sim = window.player.runner.worker.sim
     statuses = []
     window.status.changed.connect(statuses.append)

@@ -84,7 +84,7 @@ def test_right_clicking_a_gate_closes_it_to_the_nearest_free_or_a_chosen_gate(qt
     chosen = choices[2]
     with qtbot.waitSignal(w.whatif.applied, timeout=EDIT_TIMEOUT_MS) as blocker:
         chosen.trigger()
-    assert blocker.args[0].edit == CloseGate(gate, chosen.text())
+    assert blocker.args[0].edit == CloseGate(gate, chosen.data())
     w.whatif.menu.close()
     qtbot.mouseClick(w.map_view.viewport(), Qt.MouseButton.RightButton,
                      pos=w.map_view.widget_pos(gate))

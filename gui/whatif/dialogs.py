@@ -1,0 +1,47 @@
+"""The questions the what-if part asks: whether a restart replays the day's edits, and whether
+to move a closed gate's flights onto a gate whose own flights overlap them."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QMessageBox, QWidget
+
+REPLAY, DISCARD = "replay", "discard"
+
+
+def restart_box(parent: QWidget, edits: list[str]) -> QMessageBox:
+    """The question before a restart throws away a day with ``edits`` (their texts)."""
+    n = len(edits)
+    them = "them" if n != 1 else "it"
+    box = QMessageBox(QMessageBox.Icon.Question, "Restart the day",
+                      f"This day has {n} what-if edit{'s' if n != 1 else ''}. Replay {them} on "
+                      f"the new day, at the same simulated times, or discard {them}?",
+                      QMessageBox.StandardButton.NoButton, parent)
+    shown = edits[:8] + ([f"… and {n - 8} more"] if n > 8 else [])
+    box.setInformativeText("\n".join(shown))
+    box.replay = box.addButton("Replay edits", QMessageBox.ButtonRole.AcceptRole)
+    box.discard = box.addButton("Discard", QMessageBox.ButtonRole.DestructiveRole)
+    box.cancel = box.addButton(QMessageBox.StandardButton.Cancel)
+    box.setDefaultButton(box.replay)
+    box.setEscapeButton(box.cancel)
+    return box
+
+
+def ask_restart(parent: QWidget, edits: list[str]) -> str | None:
+    """``REPLAY``, ``DISCARD`` or None (cancelled)."""
+    box = restart_box(parent, edits)
+    box.exec()
+    clicked = box.clickedButton()
+    return REPLAY if clicked is box.replay else DISCARD if clicked is box.discard else None
+
+
+def confirm_overlap(parent: QWidget, gate: str, to: str, overlaps: list[str]) -> bool:
+    """Move ``gate``'s flights to ``to`` although some overlap ``to``'s own (named)?"""
+    box = QMessageBox(QMessageBox.Icon.Warning, "Flights overlap",
+                      f"Gate {to} has flights on the ground while {gate}'s would be there:",
+                      QMessageBox.StandardButton.NoButton, parent)
+    box.setInformativeText("\n".join(overlaps[:8]) + (f"\n… and {len(overlaps) - 8} more"
+                                                      if len(overlaps) > 8 else ""))
+    move = box.addButton(f"Move to {to} anyway", QMessageBox.ButtonRole.AcceptRole)
+    box.addButton(QMessageBox.StandardButton.Cancel)
+    box.exec()
+    return box.clickedButton() is move
