@@ -18,6 +18,7 @@ from engine.apsp import solve as apsp_solve
 
 from .bench_window import BenchWindow
 from .day.live_day import LiveDay
+from .experiment.controller import Experiments
 from .map.map_view import AirportMapView
 from .route.finder import RouteFinder
 from .route.variant_picker import VariantPicker
@@ -92,6 +93,8 @@ class MainWindow(QMainWindow):
         self._build_toolbar()
         self.whatif = WhatIf(self.player, self.map_view, self.status, self.actions, docks,
                              self.sim_dock, lambda: (self.airport, self.sim_config()), self)
+        self.experiments = Experiments(self, self.actions, self.status, self.settings,
+                                       self.whatif, lambda: self.airport_path, self.open_sweep)
 
         self.route.routeShown.connect(self.routeShown)
         self.route.solveFinished.connect(self.solveFinished)
