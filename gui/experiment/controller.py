@@ -169,7 +169,8 @@ class Experiments(QObject):
         pairs = int(diffs["pairs"].iloc[0])
         seeds = sorted(df["seed"].unique())
         self.seeds.show_differences(diffs, (
-            f"Whole days of {df['hours'].iloc[0]:g} h, {pairs} seed pair(s) from seed {seeds[0]}"
-            f"{kept}: edited − unedited, mean and 95% interval over the seeds (Student's t, "
-            f"paired by seed). Results in {result.out}"))
+            f"Edited − unedited over {pairs} seed(s) from {seeds[0]}{kept}, whole days of "
+            f"{df['hours'].iloc[0]:g} h: mean and 95% interval (Student's t, paired by seed)."))
+        self.seeds.note.setToolTip(f"Results in {result.out}")
+        self.status.hold(f"Compare over seeds: results in {result.out}")
         self.compared.emit(diffs)

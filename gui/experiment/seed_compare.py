@@ -11,20 +11,29 @@ from PySide6.QtWidgets import (QHBoxLayout, QHeaderView, QLabel, QProgressBar, Q
                                QSpinBox, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
 
 # whole-day KPIs of the sweep's table: column -> (label, format)
-KPIS = {"mbr_per_1000": ("MBR ‰", "{:.2f}"), "misconnected": ("Misconnected", "{:,.1f}"),
-        "delivered_on_time": ("On time", "{:,.1f}"), "tug_distance_km": ("Tug km", "{:,.1f}"),
+KPIS = {"mbr_per_1000": ("MBR ‰", "{:.2f}"), "misconnected": ("Misconnected", "{:,.0f}"),
+        "delivered_on_time": ("On time", "{:,.0f}"), "tug_distance_km": ("Tug km", "{:,.0f}"),
         "tug_utilisation": ("Tug use", "{:.3f}"), "mean_slack_s": ("Mean slack s", "{:,.0f}")}
 MUTED = "#5f6b7a"
 
 
-def interval_text(mean: float, lo: float, hi: float, fmt: str) -> str:
-    """"+1.20 [0.40, 2.00]": a signed difference and its 95% interval."""
-    if math.isnan(mean):
+def number(value: float, fmt: str) -> str:
+    """``fmt`` of ``value``, never "-0" or "-0.00" where it rounds to zero."""
+    text = fmt.format(value)
+    return text if any(ch in "123456789" for ch in text) else fmt.format(0.0)
+
+
+def signed(value: float, fmt: str) -> str:
+    """"+1.20", "-3", "0": a difference with its sign."""
+    if math.isnan(value):
         return "—"
-    signed = ("+" if mean > 0 else "") + fmt.format(mean)
-    if math.isnan(lo):
-        return signed
-    return f"{signed} [{fmt.format(lo)}, {fmt.format(hi)}]"
+    text = number(value, fmt)
+    return "+" + text if value > 0 and text != fmt.format(0.0) else text
+
+
+def interval_text(lo: float, hi: float, fmt: str) -> str:
+    """"[0.40, 2.00]": a 95% interval (— with one pair)."""
+    return "—" if math.isnan(lo) else f"[{number(lo, fmt)}, {number(hi, fmt)}]"
 
 
 class SeedCompare(QWidget):
@@ -49,13 +58,13 @@ class SeedCompare(QWidget):
         self.note = QLabel("")
         self.note.setWordWrap(True)
         self.note.setStyleSheet(f"color: {MUTED};")
-        self.table = QTableWidget(len(KPIS), 3)
-        self.table.setHorizontalHeaderLabels(["Edited", "Unedited", "Δ [95% interval]"])
+        self.table = QTableWidget(len(KPIS), 4)
+        self.table.setHorizontalHeaderLabels(["Edited", "Unedited", "Δ", "95% interval"])
         self.table.setVerticalHeaderLabels([label for label, _ in KPIS.values()])
         self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        header.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
         self.table.setFixedHeight(header.sizeHint().height() + 4
                                   + len(KPIS) * self.table.verticalHeader().defaultSectionSize())
         self.table.setVisible(False)
@@ -103,11 +112,11 @@ class SeedCompare(QWidget):
         for r, (kpi, (_, fmt)) in enumerate(KPIS.items()):
             d = by_kpi.loc[kpi]
             cells = (fmt.format(d["other_mean"]), fmt.format(d["base_mean"]),
-                     interval_text(d["diff_mean"], d["diff_lo"], d["diff_hi"], fmt))
+                     signed(d["diff_mean"], fmt), interval_text(d["diff_lo"], d["diff_hi"], fmt))
             for c, text in enumerate(cells):
                 item = QTableWidgetItem(text)
                 item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-                if c == 2 and not (d["diff_lo"] <= 0 <= d["diff_hi"]):
+                if c >= 2 and not (d["diff_lo"] <= 0 <= d["diff_hi"]):
                     item.setToolTip("The interval leaves out 0: the edits change this KPI")
                     font = item.font()
                     font.setBold(True)
@@ -116,8 +125,9 @@ class SeedCompare(QWidget):
         self.table.setVisible(True)
 
     def difference(self, kpi: str) -> str:
-        """The Δ column's text for ``kpi`` (a KPIS key)."""
-        return self.table.item(list(KPIS).index(kpi), 2).text()
+        """The Δ and interval columns' text for ``kpi`` (a KPIS key): "+6.35 [0.31, 12.40]"."""
+        row = list(KPIS).index(kpi)
+        return f"{self.table.item(row, 2).text()} {self.table.item(row, 3).text()}"
 
     def _idle(self) -> None:
         self.busy = False
