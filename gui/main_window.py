@@ -403,5 +403,6 @@ class MainWindow(QMainWindow):
         the application quitting, or a window that failed to open); safe to call again."""
         self.player.shutdown()
         self.whatif.shutdown()
+        self.experiments.shutdown()
         # A solve still running after this is left to end unseen: closing never waits on it.
         self.solver.shutdown(CLOSE_WAIT_MS)

@@ -24,9 +24,10 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args(argv)
 
-    from PySide6.QtCore import Qt
+    from PySide6.QtCore import QDeadlineTimer, Qt
+    from PySide6.QtTest import QTest
     from PySide6.QtWidgets import QApplication
-    app = QApplication.instance() or QApplication([])
+    _app = QApplication.instance() or QApplication([])   # kept for the whole run
 
     from engine.airport.layout_io import bundled_airports
     from engine.sim.edits import CloseRoad, RetireTugs
@@ -35,17 +36,14 @@ def main(argv: list[str]) -> int:
     from gui.settings import file_settings
 
     def wait(done, seconds=900.0) -> None:
-        end = time.monotonic() + seconds
+        deadline = QDeadlineTimer(int(seconds * 1000))
         while not done():
-            if time.monotonic() > end:
+            if deadline.hasExpired():
                 raise TimeoutError("gave up waiting for the window")
-            app.processEvents()
-            time.sleep(0.01)
+            QTest.qWait(10)          # the events of the app go on meanwhile
 
     def settle() -> None:
-        for _ in range(30):
-            app.processEvents()
-            time.sleep(0.02)
+        QTest.qWait(600)
 
     with tempfile.TemporaryDirectory() as folder:   # never the user's settings or folders
         settings = file_settings(f"{folder}/experiment.ini")

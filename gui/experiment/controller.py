@@ -54,6 +54,11 @@ class Experiments(QObject):
         actions.register(ActionSpec("tools.experiment", "Run &experiment…", self.open_dialog,
                                     "tools"))
 
+    def shutdown(self) -> None:
+        """The window closes: running days are cancelled (those finished are still written)."""
+        self.run.cancel()
+        self.seed_run.cancel()
+
     def _day(self):
         """(airport, its file, SimConfig) of the day on screen; None before one is loaded."""
         base, path = self.whatif.base, self.airport_path()
