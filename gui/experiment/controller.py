@@ -12,11 +12,12 @@ from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import QProgressDialog, QWidget
 
 from engine.sweep.results import paired_differences
-from engine.sweep.scenario import NO_EDITS, SweepError, sweep_from_dict
+from engine.sweep.scenario import NO_EDITS, SweepError, save_sweep
 from engine.sim.edit_io import edit_to_dict
 
 from ..shell.actions import ActionRegistry, ActionSpec
-from .dialog import WHATIF, ExperimentDialog, layout_value, remembered_where, results_folder
+from .dialog import (HEAD, SWEEP_FILE, WHATIF, ExperimentDialog, layout_value, remembered_where,
+                     results_folder)
 from .run import ExperimentRun, Finished
 from .seed_compare import KPIS, SeedCompare
 
@@ -82,7 +83,7 @@ class Experiments(QObject):
         """Run the experiment ``dialog`` chose, with a progress dialog that can cancel it."""
         out = results_folder(dialog.folder(), "experiment")
         try:
-            sweep = dialog.sweep(out / "experiment")
+            sweep = save_sweep(out / SWEEP_FILE, dialog.data(), HEAD)
         except (SweepError, ValueError) as exc:
             self._failed("The experiment cannot run", str(exc))
             return
@@ -154,7 +155,7 @@ class Experiments(QObject):
                 "factors": factors, "edits": {WHATIF: [edit_to_dict(e) for e in self.edits]}}
         out = results_folder(self.settings.value("experiment/folder", "", type=str), "compare")
         try:
-            sweep = sweep_from_dict(data, out / "compare")
+            sweep = save_sweep(out / SWEEP_FILE, data, HEAD)
         except SweepError as exc:
             self.seeds.say(f"Could not run: {exc}")
             return

@@ -25,6 +25,8 @@ from engine.sweep.scenario import NO_EDITS, Sweep, SweepError, sweep_from_dict
 from .run import Where
 
 WHATIF = "what-if"       # the edits factor's value for the app's current edits
+SWEEP_FILE = "experiment.toml"   # in the results folder: python main.py sweep reruns it
+HEAD = "A BagRoute experiment from the app: python main.py sweep THIS_FILE runs it again."
 KEYS = {"scheduler": "experiment/scheduler", "remote": "experiment/remote",
         "workers": "experiment/workers", "folder": "experiment/folder"}
 
@@ -187,10 +189,10 @@ class ExperimentDialog(QDialog):
             data["edits"] = {WHATIF: [edit_to_dict(e) for e in self.edits]}
         return data
 
-    def sweep(self, source: Path | None = None) -> Sweep:
+    def sweep(self) -> Sweep:
         """The engine's sweep of the choices (``SweepError``/``ValueError`` saying what is
-        wrong); ``source``: the path its messages and relative layouts refer to."""
-        return sweep_from_dict(self.data(), Path(source or self.path.parent / "experiment.toml"))
+        wrong), not written anywhere."""
+        return sweep_from_dict(self.data(), self.path.parent / SWEEP_FILE)
 
     def where(self) -> Where:
         if self.remote_radio.isChecked():

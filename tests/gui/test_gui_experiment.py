@@ -15,6 +15,7 @@ from engine.sim.edit_io import TimedEdit
 from engine.sim.edits import AddTugs, CloseRoad
 from engine.sim.simulation import SimConfig
 from engine.sweep.runner import open_client
+from engine.sweep.scenario import load_sweep
 from gui.experiment.dialog import KEYS, WHATIF, ExperimentDialog
 from tests.gui.conftest import SIM_TIMEOUT_MS
 
@@ -107,6 +108,8 @@ def test_an_experiment_runs_on_dask_and_opens_in_the_sweep_view_with_intervals(d
     runs = pd.read_csv(out / "runs.csv")
     assert len(runs) == 4 and set(runs["fleet"]) == {1, 2} and set(runs["seed"]) == {0, 1}
     assert json.loads((out / "sweep.json").read_text())["interrupted"] is False
+    rerun = load_sweep(out / "experiment.toml")      # python main.py sweep runs it again
+    assert [(r.scenario.fleet, r.seed) for r in rerun.runs()] == [(1, 0), (1, 1), (2, 0), (2, 1)]
     assert (out / "mbr-vs-fleet.png").exists()
     curves = view.curves()
     assert len(curves) == 1 and list(curves[0].fleet) == [1, 2]
@@ -158,6 +161,8 @@ def test_compare_over_seeds_gives_each_kpis_difference_with_its_interval(day_win
     runs = pd.read_csv(w.experiments.last_compare.out / "runs.csv")
     base = w.whatif.base[1].seed
     assert sorted(runs["seed"].unique()) == [base, base + 1, base + 2]
+    saved = load_sweep(w.experiments.last_compare.out / "experiment.toml")
+    assert [(e.t, e.edit) for e in saved.edit_sets[WHATIF]] == [(a.t, a.edit) for a in w.experiments.edits]
     # the difference is the paired one: edited − unedited, seed by seed
     by = runs.pivot(index="seed", columns="edits", values="tug_distance_km")
     d = by[WHATIF] - by["none"]
