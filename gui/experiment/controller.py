@@ -92,7 +92,7 @@ class Experiments(QObject):
         self.progress = QProgressDialog(f"Running {total} days on {where.text()}…", "Cancel",
                                         0, total, self.window)
         self.progress.setWindowTitle("Experiment")
-        self.progress.setWindowModality(Qt.WindowModality.WindowModal)
+        self.progress.setWindowModality(Qt.WindowModality.NonModal)   # the app stays usable
         self.progress.setMinimumDuration(0)
         self.progress.setAutoClose(False)
         self.progress.setAutoReset(False)
