@@ -16,7 +16,7 @@ from engine.sweep.scenario import NO_EDITS, SweepError, save_sweep
 from engine.sim.edit_io import edit_to_dict
 
 from ..shell.actions import ActionRegistry, ActionSpec
-from .dialog import (HEAD, SWEEP_FILE, WHATIF, ExperimentDialog, layout_value, remembered_where,
+from .dialog import (HEAD, KEYS, SWEEP_FILE, WHATIF, ExperimentDialog, layout_value, remembered_where,
                      results_folder)
 from .run import ExperimentRun, Finished
 from .seed_compare import KPIS, SeedCompare
@@ -81,10 +81,10 @@ class Experiments(QObject):
 
     def start(self, dialog: ExperimentDialog) -> None:
         """Run the experiment ``dialog`` chose, with a progress dialog that can cancel it."""
-        out = results_folder(dialog.folder(), "experiment")
         try:
+            out = results_folder(dialog.folder(), "experiment")
             sweep = save_sweep(out / SWEEP_FILE, dialog.data(), HEAD)
-        except (SweepError, ValueError) as exc:
+        except (SweepError, ValueError, OSError) as exc:
             self._failed("The experiment cannot run", str(exc))
             return
         where = dialog.where()
@@ -103,8 +103,7 @@ class Experiments(QObject):
 
     def _cancel(self) -> None:
         self.run.cancel()
-        if self.progress is not None:
-            self.progress.setLabelText("Cancelling: keeping the days that finished…")
+        self.status.hold("Cancelling the experiment: keeping the days that finished…")
 
     def _on_progress(self, done: int, total: int) -> None:
         if self.progress is not None:
@@ -153,10 +152,10 @@ class Experiments(QObject):
             factors["fleet"] = config.tugs
         data = {"sweep": {"seeds": list(range(config.seed, config.seed + n))},
                 "factors": factors, "edits": {WHATIF: [edit_to_dict(e) for e in self.edits]}}
-        out = results_folder(self.settings.value("experiment/folder", "", type=str), "compare")
         try:
+            out = results_folder(self.settings.value(KEYS["folder"], "", type=str), "compare")
             sweep = save_sweep(out / SWEEP_FILE, data, HEAD)
-        except SweepError as exc:
+        except (SweepError, OSError) as exc:
             self.seeds.say(f"Could not run: {exc}")
             return
         where = remembered_where(self.settings)

@@ -172,3 +172,15 @@ def test_compare_over_seeds_gives_each_kpis_difference_with_its_interval(day_win
     text = seeds.difference("tug_distance_km")
     assert text.startswith(("+", "-", "0")) and "[" in text
     assert not seeds.busy and seeds.table.isVisible()
+
+
+def test_a_results_folder_that_cannot_be_made_is_reported_and_nothing_runs(day_window, qtbot,
+                                                                            tmp_path):
+    w = day_window
+    a_file = tmp_path / "a-file"
+    a_file.write_text("not a folder")
+    d = choose(w, qtbot)
+    d.folder_edit.setText(str(a_file / "results"))
+    d.run_button.click()
+    assert str(a_file) in w.last_error and not w.experiments.run.busy
+    assert w.status_text().startswith("The experiment cannot run")
