@@ -1,8 +1,9 @@
 """What the project's TOML files share (sweep files, scenario files): reading one into a dict
-with a clear error, the checks of a value's type, and where a named layout lives."""
+with a clear error, the checks of a value's type, where a named layout lives, and writing one."""
 
 from __future__ import annotations
 
+import json
 import math
 import sys
 from pathlib import Path
@@ -64,3 +65,32 @@ def is_number(v) -> bool:
 
 def is_text(v) -> bool:
     return isinstance(v, str) and bool(v.strip())
+
+
+def toml_value(v) -> str:
+    """A TOML value: text, a whole or decimal number, true/false or a list of them."""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, (int, float)):
+        return repr(v)
+    if isinstance(v, str):
+        return json.dumps(v, ensure_ascii=False)
+    if isinstance(v, (list, tuple)):
+        return "[" + ", ".join(toml_value(x) for x in v) + "]"
+    raise TypeError(f"no TOML value for {v!r}")
+
+
+def toml_text(tables: dict, head: str = "") -> str:
+    """A TOML document of ``tables``: {name: {key: value}} tables and {name: {set: [{...}]}}
+    arrays of tables (``[[name.set]]``), after the comment lines ``head``."""
+    lines = [f"# {line}" for line in head.splitlines()]
+    for name, table in tables.items():
+        if all(isinstance(v, list) and all(isinstance(x, dict) for x in v)
+               for v in table.values()) and table:
+            for sub, items in table.items():
+                for item in items:
+                    lines += ["", f"[[{name}.{sub}]]"]
+                    lines += [f"{k} = {toml_value(v)}" for k, v in item.items()]
+        else:
+            lines += ["", f"[{name}]"] + [f"{k} = {toml_value(v)}" for k, v in table.items()]
+    return "\n".join(lines).lstrip("\n") + "\n"

@@ -10,6 +10,7 @@ composes them. The GUI imports the engine, never the reverse, and never ``engine
 - ``day``: the live simulated day (its logic, worker thread, player, panel, live plots);
 - ``whatif``: what-if edits of the running day and their compare panel;
 - ``analysis``, ``sweep``: the layout analysis and sweep results windows;
+- ``experiment``: Tools ▸ Run experiment… and the what-if compare over seeds (sweeps on Dask);
 - ``bench_*``: the benchmark window;
 - ``workers``: the one way work leaves the UI thread (pool tasks with a relay, worker threads,
   the engine lock);

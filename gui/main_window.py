@@ -18,6 +18,7 @@ from engine.apsp import solve as apsp_solve
 
 from .bench import BenchWindow
 from .day.live_day import LiveDay
+from .experiment.controller import Experiments
 from .map.map_view import AirportMapView
 from .route.finder import RouteFinder
 from .route.variant_picker import VariantPicker
@@ -100,6 +101,8 @@ class MainWindow(QMainWindow):
         self.day.fleetChosen.connect(lambda total: self.whatif.edit(FleetTotal(total)))
         self.day.policyChosen.connect(lambda policy: self.whatif.edit(SetPolicy(policy)))
         self.whatif.applied.connect(self._show_settings_in_effect)
+        self.experiments = Experiments(self, self.actions, self.status, self.settings,
+                                       self.whatif, lambda: self.airport_path, self.open_sweep)
 
         self.route.routeShown.connect(self.routeShown)
         self.route.solveFinished.connect(self.solveFinished)
@@ -422,5 +425,6 @@ class MainWindow(QMainWindow):
         the application quitting, or a window that failed to open); safe to call again."""
         self.player.shutdown()
         self.whatif.shutdown()
+        self.experiments.shutdown()
         # A solve still running after this is left to end unseen: closing never waits on it.
         self.solver.shutdown(CLOSE_WAIT_MS)

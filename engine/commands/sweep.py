@@ -17,8 +17,6 @@ from pathlib import Path
 
 from ..sweep.scenario import SweepError, load_sweep
 
-PLOT = "mbr-vs-fleet.png"
-
 
 def add_arguments(p) -> None:
     p.add_argument("scenarios", help="scenario file (TOML; see airports/sweep-regional.toml)")
@@ -94,30 +92,17 @@ def _write(out: Path, sweep, runs, outcome, workers: int, scheduler: str | None,
            wall_s: float) -> None:
     """The table, summary, plot and manifest; a line per scenario and where they went."""
     from ..sweep import results
-    from ..sweep.plot import plot_mbr
+    from ..sweep.save import PLOT, save_outcome
 
-    df = results.table(list(outcome.rows.values()))
-    manifest = {
-        "scenario_file": str(sweep.source), "scheduler": scheduler or "local",
-        "workers": workers, "runs_total": len(runs), "runs_finished": len(outcome.rows),
-        "interrupted": outcome.interrupted,
-        "failed": [{"run": f.run.index, "scenario": f.run.scenario.label(), "seed": f.run.seed,
-                    "error": f.error} for f in outcome.failures],
-        "wall_s": round(wall_s, 3),
-        "runs_per_minute": round(60 * len(outcome.rows) / max(wall_s, 1e-9), 2),
-        "day_wall_s": {str(k): round(v, 3) for k, v in sorted(outcome.wall_s.items())},
-    }
-    paths = results.write(out, df, manifest)
+    df, manifest = save_outcome(out, sweep, runs, outcome, workers, scheduler, wall_s)
     if len(df):
-        summary = results.summarise(df)
-        plot_mbr(summary, out / PLOT, title=sweep.source.name)
-        _print_summary(summary)
+        _print_summary(results.summarise(df))
     for f in sorted(outcome.failures, key=lambda f: f.run.index):
         print(f"sweep: day {f.run.index} ({f.run.scenario.label()}, seed {f.run.seed}) failed: "
               f"{f.error}", file=sys.stderr)
     print(f"{len(df)} of {len(runs)} day(s) in {wall_s:.1f} s "
           f"({manifest['runs_per_minute']} per minute on {workers} worker(s)); "
-          f"results in {out}/ ({paths['csv'].name}, {paths['parquet'].name}, {paths['summary'].name}"
+          f"results in {out}/ ({results.TABLE}.csv, {results.TABLE}.parquet, {results.SUMMARY}"
           f"{', ' + PLOT if len(df) else ''})")
 
 

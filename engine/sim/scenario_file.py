@@ -28,7 +28,6 @@ runs it. The route-solving ``variant`` may be named too: it changes how fast, ne
 
 from __future__ import annotations
 
-import json
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -38,6 +37,7 @@ from ..airport.layout import Airport
 from ..airport.layout_io import (SCHEDULE_KEYS, AIRPORTS_DIR, MAX_TUGS, LayoutError,
                                  load_airport, schedule_from_dict)
 from ..input_error import InputError, shown
+from ..toml_input import toml_value as _toml
 from ..toml_input import (is_int, is_number, is_text, layout_path, read_toml, tomllib,
                           top_tables)
 from .dispatch import POLICIES, RecomputePolicy
@@ -223,16 +223,3 @@ def _relative(layout, toml_path: Path) -> str:
         return Path(os.path.relpath(p, toml_path.resolve().parent)).as_posix()
     except ValueError:   # another drive (Windows)
         return p.as_posix()
-
-
-def _toml(v) -> str:
-    """A TOML value: text, a whole or decimal number, true/false or a list of them."""
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, (int, float)):
-        return repr(v)
-    if isinstance(v, str):
-        return json.dumps(v, ensure_ascii=False)
-    if isinstance(v, (list, tuple)):
-        return "[" + ", ".join(_toml(x) for x in v) + "]"
-    raise TypeError(f"no TOML value for {v!r}")

@@ -162,3 +162,22 @@ def _csv_problem(message: str) -> str:
 
 def _first_line(exc) -> str:
     return str(exc).strip().splitlines()[0] if str(exc).strip() else "no detail"
+
+
+def paired_differences(df: pd.DataFrame, factor: str, base, other,
+                       kpis: list[str]) -> pd.DataFrame:
+    """Each KPI's difference ``other`` − ``base`` of ``factor`` (e.g. edits "none" against a set),
+    paired by seed: one row per KPI with both means, the mean difference and its 95% interval
+    (Student's t over the seeds' differences; not bounded: a difference may be negative)."""
+    a = df[df[factor] == base].set_index("seed")
+    b = df[df[factor] == other].set_index("seed")
+    seeds = a.index.intersection(b.index)
+    out = []
+    for c in kpis:
+        d = (b.loc[seeds, c] - a.loc[seeds, c]).to_numpy(dtype=float)
+        mean = d.mean() if len(d) else np.nan
+        half = ci95(d)
+        out.append({"kpi": c, "pairs": len(d), "base_mean": a.loc[seeds, c].mean(),
+                    "other_mean": b.loc[seeds, c].mean(), "diff_mean": mean,
+                    "diff_lo": mean - half, "diff_hi": mean + half})
+    return pd.DataFrame(out)

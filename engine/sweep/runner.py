@@ -11,6 +11,7 @@ import logging
 import os
 import signal
 import threading
+import time
 import uuid
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -22,6 +23,7 @@ from distributed import Client, LocalCluster, as_completed
 from .day import run_day
 from .scenario import Run, Sweep
 
+POLL_S = 0.2     # how often ``stop()`` is asked while no day finishes
 
 @dataclass
 class Failure:
@@ -60,16 +62,20 @@ def open_client(scheduler: str | None = None, workers: int | None = None,
     # sweep (not each worker) decides how to stop. They inherit SIG_IGN while they start; SIGINT is
     # blocked meanwhile, so a Ctrl-C then stays pending (Linux keeps a blocked signal even while
     # ignored) and reaches this process as KeyboardInterrupt once the handler is back.
+    main = threading.current_thread() is threading.main_thread()
     cluster = None
     try:
         signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-        handler = signal.signal(signal.SIGINT, signal.SIG_IGN)
+        # only the main thread may set handlers; elsewhere (the app's worker thread) the blocked
+        # mask alone keeps a terminal's Ctrl-C from the starting workers
+        handler = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
         try:
             with dask.config.set({"distributed.nanny.pre-spawn-environ": pre_spawn}):
                 cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
                                        dashboard_address=":0", silence_logs=logging.CRITICAL)
         finally:
-            signal.signal(signal.SIGINT, handler)
+            if main:
+                signal.signal(signal.SIGINT, handler)
             signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
         with Client(cluster) as client:
             yield client
@@ -81,8 +87,9 @@ def run_sweep(client: Client, sweep: Sweep, runs: list[Run] | None = None,
               on_result: Callable[[Run, dict | None, float], None] | None = None,
               stop: Callable[[], bool] | None = None) -> Outcome:
     """Run ``runs`` (default: all of the sweep's) and collect their rows. ``on_result`` hears of
-    each finished day (row None if it failed); ``stop()`` returning True, or Ctrl-C, cancels the
-    days not yet finished and returns what finished, marked ``interrupted``."""
+    each finished day (row None if it failed); ``stop()`` returning True (asked after each day and
+    every ``POLL_S`` while none finishes), or Ctrl-C, cancels the days not yet finished and
+    returns what finished, marked ``interrupted``."""
     runs = sweep.runs() if runs is None else runs
     outcome = Outcome()
     if not runs:
@@ -95,23 +102,17 @@ def run_sweep(client: Client, sweep: Sweep, runs: list[Run] | None = None,
                              key=f"day-{r.index}-{token}", pure=False): r
                for r in runs}
     ctrl_c = _CtrlC()
+    finished = as_completed(futures)
     try:
-        for future in as_completed(futures):
-            run = futures[future]
-            try:
-                row, wall = future.result()
-            except Exception as exc:   # the day raised (an edit that cannot apply), or was lost
-                outcome.failures.append(Failure(run, f"{type(exc).__name__}: {exc}"))
-                row, wall = None, 0.0
-            else:
-                outcome.rows[run.index], outcome.wall_s[run.index] = row, wall
-            if on_result:
-                on_result(run, row, wall)
-            if ctrl_c.pressed:
-                outcome.interrupted = True
-                break
-            if stop and stop():
-                outcome.interrupted = len(outcome.rows) + len(outcome.failures) < len(runs)
+        while not finished.is_empty():
+            batch = finished.next_batch(block=False)
+            if not batch:       # nothing new: ask stop() now and then, not only after a day
+                if stop and stop():
+                    outcome.interrupted = True
+                    break
+                time.sleep(POLL_S)
+                continue
+            if _collect(batch, futures, outcome, on_result, ctrl_c, stop, len(runs)):
                 break
     except KeyboardInterrupt:
         outcome.interrupted = True
@@ -119,6 +120,28 @@ def run_sweep(client: Client, sweep: Sweep, runs: list[Run] | None = None,
         ctrl_c.restore()
         client.cancel([f for f in futures if not f.done()])
     return outcome
+
+
+def _collect(batch, futures, outcome: Outcome, on_result, ctrl_c, stop, total: int) -> bool:
+    """Take in a batch of finished days; True when the sweep is to stop (Ctrl-C or ``stop()``)."""
+    for future in batch:
+        run = futures[future]
+        try:
+            row, wall = future.result()
+        except Exception as exc:   # the day raised (an edit that cannot apply), or was lost
+            outcome.failures.append(Failure(run, f"{type(exc).__name__}: {exc}"))
+            row, wall = None, 0.0
+        else:
+            outcome.rows[run.index], outcome.wall_s[run.index] = row, wall
+        if on_result:
+            on_result(run, row, wall)
+        if ctrl_c.pressed:
+            outcome.interrupted = True
+            return True
+        if stop and stop():
+            outcome.interrupted = len(outcome.rows) + len(outcome.failures) < total
+            return True
+    return False
 
 
 class _CtrlC:

@@ -37,7 +37,7 @@ from ..sim.dispatch import POLICIES
 from ..sim.edit_io import TimedEdit, edit_from_dict
 from ..sim.scenario_file import ScenarioError, load_scenario
 from ..toml_input import is_int as _is_int, is_number as _is_number, is_text as _is_text
-from ..toml_input import layout_path, read_toml, top_tables
+from ..toml_input import layout_path, read_toml, toml_text, tomllib, top_tables
 
 FACTORS = ("layout", "fleet", "policy", "load", "hours", "edits")
 DEFAULTS = {"fleet": None, "policy": "shortest-path", "load": 1.0, "hours": 24.0, "edits": "none"}
@@ -95,6 +95,16 @@ def load_sweep(path) -> Sweep:
     """Read and check the scenario file ``path`` (its layouts too); ``SweepError`` otherwise."""
     path = Path(path)
     return sweep_from_dict(read_toml(path, SweepError), path)
+
+
+def save_sweep(path, data: dict, head: str = "") -> Sweep:
+    """Write the sweep file of ``data`` (its tables: [sweep], [factors], edits sets) to ``path``
+    and return it loaded; ``SweepError``, nothing written, if it would not load."""
+    path = Path(path)
+    text = toml_text(data, head)
+    sweep = sweep_from_dict(tomllib.loads(text), path)
+    path.write_text(text, encoding="utf-8", newline="\n")
+    return sweep
 
 
 def sweep_from_dict(data: dict, path: Path) -> Sweep:

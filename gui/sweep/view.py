@@ -1,6 +1,7 @@
 """The sweep window (File ▸ Open sweep…): a sweep's results, read from the folder that
-``python main.py sweep`` wrote, as curves of a KPI against fleet size (mean and 95% confidence
-interval over the seeds, one curve per policy) and a table of every scenario (its screenshot:
+``python main.py sweep`` or an experiment of the app wrote, as curves of a KPI against fleet size
+(mean and 95% confidence interval over the seeds within the KPI's bounds, one curve per policy and
+edits) and a table of every scenario (its screenshot:
 ``tools/sweep_screenshot.py``).
 """
 
@@ -129,18 +130,22 @@ class SweepWindow(QMainWindow):
         curves = self.curves()
         fleets = sorted({int(f) for c in curves for f in c.fleet})
         self.plot.getAxis("bottom").setTicks([[(f, str(f)) for f in fleets]] if fleets else None)
+        step = _dodge(fleets, len(curves))
         for i, c in enumerate(curves):
             color = PALETTE[i % len(PALETTE)]
-            self.plot.plot(c.fleet, c.mean, pen=pg.mkPen(color, width=2), symbol="o",
+            x = c.fleet.astype(float) + (i - (len(curves) - 1) / 2) * step   # bars side by side
+            self.plot.plot(x, c.mean, pen=pg.mkPen(color, width=2), symbol="o",
                            symbolBrush=color, symbolPen=color, name=c.label)
-            err = np.nan_to_num(c.ci95, nan=0.0)
-            self.plot.addItem(pg.ErrorBarItem(x=c.fleet.astype(float), y=c.mean, height=2 * err,
-                                              beam=0.15, pen=pg.mkPen(color)))
+            # the interval within the KPI's bounds (never below 0), so the bar may be lopsided
+            self.plot.addItem(pg.ErrorBarItem(
+                x=x, y=c.mean, top=np.nan_to_num(c.hi - c.mean, nan=0.0),
+                bottom=np.nan_to_num(c.mean - c.lo, nan=0.0), beam=step * 0.6 or 0.15,
+                pen=pg.mkPen(color)))
         self.plot.enableAutoRange()
 
     def _fill_table(self) -> None:
         s = self.summary
-        headers = ["layout", "fleet", "policy", "load", "hours", "days",
+        headers = ["layout", "fleet", "policy", "load", "hours", "edits", "days",
                    *(KPIS[k] for k in TABLE_KPIS)]
         self.scenarios.clear()
         self.scenarios.setColumnCount(len(headers))
@@ -149,10 +154,12 @@ class SweepWindow(QMainWindow):
         for row, r in enumerate(s.itertuples(index=False)):
             r = r._asdict()
             cells = [r["layout"], r["fleet"], r["policy"], f"{r['load']:g}", f"{r['hours']:g}",
-                     r["runs"], *(_mean_ci(r[f"{k}_mean"], r[f"{k}_ci95"]) for k in TABLE_KPIS)]
+                     r["edits"], r["runs"],
+                     *(_mean_interval(r[f"{k}_mean"], r[f"{k}_lo"], r[f"{k}_hi"])
+                       for k in TABLE_KPIS)]
             for col, value in enumerate(cells):
                 item = QTableWidgetItem(str(value))
-                if col >= 5:
+                if col >= 6:
                     item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 self.scenarios.setItem(row, col, item)
 
@@ -170,8 +177,20 @@ class SweepWindow(QMainWindow):
         self.error_box.open()  # window-modal, does not block the event loop
 
 
-def _mean_ci(mean: float, ci: float) -> str:
+def _dodge(fleets: list[int], curves: int) -> float:
+    """How far apart the curves' points stand at one fleet size, so their bars do not hide
+    each other: a fifth of the closest fleet sizes' gap (of the fleet itself with one size),
+    shared out over the curves."""
+    if curves < 2 or not fleets:
+        return 0.0
+    gap = min((b - a for a, b in zip(fleets, fleets[1:])), default=max(fleets[0], 1))
+    return 0.2 * gap / (curves - 1)
+
+
+def _mean_interval(mean: float, lo: float, hi: float) -> str:
+    """"4.2 [0.0, 9.8]": the mean and its 95% interval within the KPI's bounds."""
     if mean != mean:
         return "–"
     digits = 3 if abs(mean) < 10 else 1
-    return f"{mean:.{digits}f}" if math.isnan(ci) else f"{mean:.{digits}f} ± {ci:.{digits}f}"
+    text = f"{mean:.{digits}f}"
+    return text if math.isnan(lo) else f"{text} [{lo:.{digits}f}, {hi:.{digits}f}]"

@@ -98,6 +98,7 @@ class WhatIfPanel(QWidget):
         layout.addWidget(history)
 
         compare = QGroupBox("Edited day against the unedited one (same seed)")
+        self.compare_box = compare     # the compare over seeds joins it (gui/experiment)
         box = QVBoxLayout(compare)
         self.compare_label = QLabel("No edits yet: this is the unedited day.")
         self.compare_label.setWordWrap(True)
