@@ -2,7 +2,7 @@
 
 A GPU variant's first use on a machine compiles its kernels (gpu-fast at the hub's size: about
 30 s cold, H100). ``start`` begins that compile in a child process (``python -m
-engine.gpu_warmup``), which solves random graphs of the sizes the caller will solve and so fills
+engine.gpu_warmup_child``), which solves random graphs of the sizes the caller will solve and so fills
 the disk cache with exactly the kernels those sizes take; no compile lock or interpreter lock is
 shared with the caller. While any such child runs for a variant, ``registry.run_or_fall_back``
 runs the CPU fallback in its place with a note saying why; then the variant loads its kernels
@@ -18,6 +18,7 @@ import threading
 from typing import Callable
 
 FAMILIES = ("apsp", "sssp")
+CHILD = "engine.gpu_warmup_child"  # run by name: this module imports no family (registry imports it)
 _SIZES: dict[str, set[int]] = {}   # variant -> sizes compiled for, or being compiled
 _RUNNING: dict[str, int] = {}      # variant -> children still compiling
 _FAILED: dict[str, str] = {}       # variant -> why its last failed warm-up failed
@@ -36,7 +37,7 @@ def start(family: str, variant: str, sizes, on_done: Callable[[str], None] | Non
             return False
         _SIZES[variant].update(new)
         _RUNNING[variant] = _RUNNING.get(variant, 0) + 1
-    command = [sys.executable, "-m", __name__, family, variant, *map(str, new)]
+    command = [sys.executable, "-m", CHILD, family, variant, *map(str, new)]
     threading.Thread(target=_wait_for, args=(variant, command, on_done), daemon=True,
                      name=f"bagroute-warm-{variant}").start()
     return True
@@ -77,24 +78,3 @@ def wait(variant: str, timeout: float | None = None) -> str | None:
         if thread.name == f"bagroute-warm-{variant}":
             thread.join(timeout)
     return state(variant)
-
-
-def _solve_once(family: str, variant: str, n: int) -> None:
-    """One solve of a random n-vertex graph with ``variant`` itself (no CPU fallback)."""
-    import numpy as np
-
-    from .apsp.random_graph import paper_random_graph
-    w = paper_random_graph(n, 15, seed=0)
-    if family == "apsp":
-        from .apsp import solve
-        result = solve(w, variant)
-    else:
-        from .sssp import solve
-        result = solve(w, np.arange(min(n, 4)), variant)
-    if result.note:
-        raise RuntimeError(result.note)
-
-
-if __name__ == "__main__":
-    for size in sys.argv[3:]:
-        _solve_once(sys.argv[1], sys.argv[2], int(size))
