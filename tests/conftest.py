@@ -20,9 +20,7 @@ pytest_plugins = ["tests.hang_guard"]
 
 @pytest.fixture(scope="session", autouse=True)
 def user_files_untouched():
-    """The user's BagRoute settings and caches and the current folder, as the run found them;
-    a run that changed them ends with an error here naming what changed."""
-    before = user_files.snapshot()
-    yield before
-    changed = user_files.changes(before, user_files.snapshot())
-    assert not changed, "the tests wrote the user's files:\n" + "\n".join(changed)
+    """A run in which a test wrote under the user's home or the current folder (this process's
+    own writes: tests/user_files.py) ends with an error here naming each write."""
+    yield user_files.written
+    assert not user_files.written, "the tests wrote the user's files:\n" + "\n".join(user_files.written)
