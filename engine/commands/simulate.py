@@ -15,6 +15,7 @@ from ..sim.dispatch import POLICIES
 from ..sim.route_engine import ENGINES
 from ..sim.schedule import read_flights_csv
 from ..sim.simulation import SimConfig, Simulation
+from .output import default_folder
 
 
 def add_arguments(p) -> None:
@@ -41,7 +42,8 @@ def add_arguments(p) -> None:
     p.add_argument("--flights", default=None,
                    help="CSV schedule (flight, gate, arrival, departure) instead of a generated one")
     p.add_argument("--out", default=None,
-                   help="KPI file (.json; a .csv beside it); default kpis-AIRPORT-POLICY-seedS.json")
+                   help="KPI file (.json; a .csv beside it); default kpis-AIRPORT-POLICY-seedS.json "
+                        "in a new folder in the temporary folder (printed)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
@@ -73,7 +75,8 @@ def run(args) -> int:
     summary = sim.kpis()
     summary["wall_s"] = round(time.perf_counter() - started, 3)
     stem = Path(args.airport).stem
-    out = Path(args.out or f"kpis-{stem}-{sim.dispatcher.name}-seed{args.seed}.json")
+    name = f"kpis-{stem}-{sim.dispatcher.name}-seed{args.seed}.json"
+    out = Path(args.out) if args.out else default_folder("simulate") / name
     json_path, csv_path = kpi.write(summary, sim.series, out)
     s = summary["bags_by_state"]
     print(f"{airport.name}: {summary['policy']}, {summary['tugs']} tugs, "

@@ -16,14 +16,16 @@ import time
 from pathlib import Path
 
 from ..sweep.scenario import SweepError, load_sweep
+from .output import default_folder
 
 PLOT = "mbr-vs-fleet.png"
 
 
 def add_arguments(p) -> None:
     p.add_argument("scenarios", help="scenario file (TOML; see airports/sweep-regional.toml)")
-    p.add_argument("--out", default=None, help="results folder (default: sweep-NAME in the "
-                                                "current folder, NAME the scenario file's)")
+    p.add_argument("--out", default=None, help="results folder (default: a new folder "
+                                                "bagroute-sweep-NAME-… in the temporary folder, "
+                                                "NAME the scenario file's)")
     p.add_argument("--workers", type=int, default=None,
                    help="worker processes of the local cluster (default: one per core)")
     p.add_argument("--scheduler", default=None,
@@ -71,8 +73,8 @@ def _run(args) -> int:
             outcome = run_sweep(client, sweep, runs, on_result=bar.update)
             bar.finish(outcome.interrupted)
             # written before the cluster closes: a second Ctrl-C while it closes loses nothing
-            _write(Path(args.out or f"sweep-{sweep.source.stem}"), sweep, runs, outcome, workers,
-                   args.scheduler, bar.elapsed())
+            out = Path(args.out) if args.out else default_folder(f"sweep-{sweep.source.stem}")
+            _write(out, sweep, runs, outcome, workers, args.scheduler, bar.elapsed())
     except (OSError, TimeoutError) as exc:
         print(f"sweep: cannot reach the Dask cluster {args.scheduler or ''}: {exc}",
               file=sys.stderr)
