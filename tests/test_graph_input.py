@@ -8,7 +8,12 @@ GPU variants run under Numba's CUDA simulator where there is no GPU: the graph h
 import numpy as np
 import pytest
 import scipy.sparse as sp
-from scipy.sparse.csgraph import csgraph_from_dense, dijkstra, floyd_warshall, minimum_spanning_tree
+from scipy.sparse.csgraph import (
+    csgraph_from_dense,
+    dijkstra,
+    floyd_warshall,
+    minimum_spanning_tree,
+)
 
 from engine.apsp import solve as apsp_solve
 from engine.apsp import variants as apsp_variants
