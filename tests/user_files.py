@@ -29,7 +29,8 @@ def redirect_home() -> str:
         return test_home
     test_home = os.path.realpath(tempfile.mkdtemp(prefix="bagroute-tests-home-"))
     for var, sub in (("HOME", ""), ("XDG_CONFIG_HOME", ".config"), ("XDG_CACHE_HOME", ".cache"),
-                     ("XDG_DATA_HOME", ".local/share"), ("HYPOTHESIS_STORAGE_DIRECTORY", ".hypothesis")):
+                     ("XDG_DATA_HOME", ".local/share"),
+                     ("HYPOTHESIS_STORAGE_DIRECTORY", ".hypothesis")):
         os.environ[var] = os.path.join(test_home, sub)
     sys.addaudithook(_heard)
     return test_home
