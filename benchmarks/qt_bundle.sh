@@ -7,12 +7,15 @@
 #   bash benchmarks/qt_bundle.sh OUT.tar.xz
 set -euo pipefail
 out=$(realpath -m "${1:?usage: qt_bundle.sh OUT.tar.xz}")
+# The Qt CI tests: its lower-bound pass (.ci/run) installs these pins from .ci/lower-bounds.txt.
+pins=$(grep -E '^(PySide6-Essentials|shiboken6|pyqtgraph)==' \
+       "$(dirname "$(realpath "$0")")/../.ci/lower-bounds.txt")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"
 python3 -m pip download -q --only-binary=:all: --python-version 3.12 \
     --platform manylinux_2_28_x86_64 --no-deps -d wheels \
-    PySide6-Essentials==6.9.3 shiboken6==6.9.3 pyqtgraph==0.14.0
+    $pins
 mkdir -p full b/site/PySide6/Qt/lib b/site/PySide6/Qt/plugins/platforms b/syslibs b/fonts
 for w in wheels/*.whl; do python3 -m zipfile -e "$w" full; done
 P=full/PySide6

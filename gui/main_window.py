@@ -267,7 +267,7 @@ class MainWindow(QMainWindow):
 
     def open_benchmark(self) -> BenchWindow:
         """Tools ▸ Benchmark…: the benchmark window, its own top-level window."""
-        window = BenchWindow(parent=self)
+        window = BenchWindow(parent=self, settings=self.settings)
         window.show()
         return window
 

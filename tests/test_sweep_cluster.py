@@ -13,7 +13,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from engine.sweep.runner import open_client, run_sweep
+from engine.sweep.runner import _CtrlC, open_client, run_sweep
 from engine.sweep.scenario import load_sweep
 from main import main
 
@@ -127,9 +127,27 @@ def test_a_swallowed_ctrl_c_still_stops_the_sweep_after_the_next_day(client, tmp
             except KeyboardInterrupt:
                 pass  # what a weakref callback does with it
 
-    outcome = run_sweep(client, sweep, on_result=swallowed_ctrl_c)
-    assert outcome.interrupted and 2 <= len(outcome.rows) < 48
-    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # put back
+    # Ctrl-C as a terminal gives it, whatever this run inherited: a test run started in the
+    # background (`cmd &`, nohup, some CI runners) starts with SIGINT ignored, where the sweep
+    # rightly leaves it ignored and this raise_signal would be lost.
+    inherited = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        outcome = run_sweep(client, sweep, on_result=swallowed_ctrl_c)
+        assert outcome.interrupted and 2 <= len(outcome.rows) < 48
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # put back
+    finally:
+        signal.signal(signal.SIGINT, inherited)
+
+
+def test_where_ctrl_c_is_ignored_the_sweep_leaves_it_ignored():
+    inherited = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        ctrl_c = _CtrlC()
+        assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+        ctrl_c.restore()
+        assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+    finally:
+        signal.signal(signal.SIGINT, inherited)
 
 
 def test_the_shipped_edits_sweep_runs_its_edits_factor_from_a_fresh_clone(client, tmp_path,

@@ -10,6 +10,7 @@ to name the first one.
 import numba
 import numpy as np
 
+from ..graph_input import dense_matrix
 from ..parallel_build import serial_and_parallel
 
 INF = np.int32(2**30 - 1)
@@ -80,19 +81,15 @@ _to_float = serial_and_parallel(_to_float, PARALLEL_FROM)
 
 
 def to_int32_costs(cost, out: np.ndarray | None = None) -> np.ndarray:
-    """Validate ``cost`` (n×n, non-negative, integer-valued, ``np.inf`` = no edge) and convert it,
-    into ``out`` (n×n C-contiguous int32: e.g. memory a GPU reads directly) when given.
+    """Validate ``cost`` (engine.graph_input's contract: dense, masked or scipy.sparse; costs
+    non-negative and integer-valued) and convert it, into ``out`` (n×n C-contiguous int32: e.g.
+    memory a GPU reads directly) when given.
 
     The diagonal becomes 0 (standing still is free). Raises ``ValueError`` naming the problem
-    for non-square, NaN, negative, fractional costs or costs whose routes could overflow int32.
+    for input outside the contract, NaN, negative, fractional costs or costs whose routes could
+    overflow int32.
     """
-    w = np.asarray(cost)
-    if w.ndim != 2 or w.shape[0] != w.shape[1]:
-        raise ValueError(f"cost matrix must be square (n×n), got shape {w.shape}")
-    if not (np.issubdtype(w.dtype, np.number) or w.dtype == bool):
-        raise ValueError(f"cost matrix must be numeric, got dtype {w.dtype}")
-    if w.dtype == bool or np.issubdtype(w.dtype, np.complexfloating):
-        w = w.astype(np.float64)
+    w = dense_matrix(cost)
     n = w.shape[0]
     out = np.empty((n, n), dtype=np.int32) if out is None else out
     row_max = np.zeros(n, dtype=np.int64)

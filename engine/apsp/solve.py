@@ -5,6 +5,7 @@ import time
 import numpy as np
 
 from ..gpu_device import device_name
+from ..graph_input import dense_matrix
 from ..registry import run_or_fall_back
 from .auto import choose_variant
 from .matrix import to_float_distances, to_int32_costs
@@ -16,15 +17,16 @@ AUTO = "auto"
 
 
 def solve(cost, variant: str = "auto") -> APSPResult:
-    """All-pairs shortest paths of ``cost`` (n×n, ``np.inf`` = no edge) with ``variant``
+    """All-pairs shortest paths of ``cost`` (n×n, ``np.inf`` or a masked entry = no edge, or
+    scipy.sparse: engine.graph_input's contract) with ``variant``
     (a registered name, or ``"auto"``: the fastest here for this size, from measurements).
 
     A GPU variant that cannot run here, or fails while running (no device, out of memory, a
     driver error), falls back to the CPU; ``result.note`` says so and ``result.variant`` names
     the variant that really ran.
     """
-    cost = np.asarray(cost)
-    n = cost.shape[0] if cost.ndim == 2 and cost.shape[0] == cost.shape[1] else 0
+    cost = dense_matrix(cost)
+    n = cost.shape[0]
     chosen = get_variant(choose_variant(n) if variant == AUTO else variant)
     w = to_int32_costs(cost, out=chosen.input_array(n))  # the shape is checked here too
     return run_or_fall_back(chosen, get_variant(CPU_FALLBACK), lambda v, note: _run(v, w, note))

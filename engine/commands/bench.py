@@ -9,6 +9,7 @@ from pathlib import Path
 from ..bench.problems import DEFAULT, PROBLEMS, problem
 from ..bench.report import write_csv
 from ..bench.run import BenchHooks
+from .output import default_folder
 
 
 def add_arguments(p):
@@ -30,8 +31,9 @@ def add_arguments(p):
     airports.add_argument("--airports", nargs="+", metavar="NAME",
                           help="bundled airports to time (default: all)")
     airports.add_argument("--no-airports", action="store_true", help="time no airports")
-    p.add_argument("--out", default="bench-results", metavar="DIR",
-                   help="folder for bench.json and bench.csv (default: bench-results)")
+    p.add_argument("--out", default=None, metavar="DIR",
+                   help="folder for bench.json and bench.csv (default: a new folder in the "
+                        "temporary folder, printed at the end)")
     for name in PROBLEMS:
         problem(name).add_arguments(p.add_argument_group(f"--problem {name}"))
 
@@ -61,7 +63,7 @@ def run(args) -> int:
               file=sys.stderr)
         return 2
     command = "python main.py bench " + " ".join(shlex.quote(a) for a in sys.argv[2:])
-    out = Path(args.out)
+    out = Path(args.out) if args.out else default_folder("bench")
 
     def save(report):
         out.mkdir(parents=True, exist_ok=True)

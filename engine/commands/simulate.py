@@ -22,6 +22,7 @@ from ..sim.route_engine import ENGINES
 from ..sim.scenario_file import load_scenario
 from ..sim.schedule import read_flights_csv
 from ..sim.simulation import SimConfig, Simulation
+from .output import default_folder
 
 # the day's options; None (not given): the scenario file's value, else SimConfig's default
 DAY_OPTIONS = ("hours", "seed", "tugs", "variant", "route_engine", "policy", "recompute", "load")
@@ -54,7 +55,8 @@ def add_arguments(p) -> None:
     p.add_argument("--flights", default=None,
                    help="CSV schedule (flight, gate, arrival, departure) instead of a generated one")
     p.add_argument("--out", default=None,
-                   help="KPI file (.json; a .csv beside it); default kpis-AIRPORT-POLICY-seedS.json")
+                   help="KPI file (.json; a .csv beside it); default kpis-AIRPORT-POLICY-seedS.json "
+                        "in a new folder in the temporary folder (printed)")
     p.add_argument("--no-timings", action="store_true",
                    help="leave wall-clock figures (and which variant ran) out of the KPI files, "
                         "so every run of the same day writes the same bytes")
@@ -102,7 +104,8 @@ def run(args) -> int:
         summary["edits"] = [{"at": clock(a.t), "edit": a.text} for a in plan.applied]
     summary["wall_s"] = round(time.perf_counter() - started, 3)
     stem = Path(args.airport).stem
-    out = Path(args.out or f"kpis-{stem}-{sim.dispatcher.name}-seed{sim.config.seed}.json")
+    name = f"kpis-{stem}-{sim.dispatcher.name}-seed{sim.config.seed}.json"
+    out = Path(args.out) if args.out else default_folder("simulate") / name
     json_path, csv_path = kpi.write(kpi.deterministic(summary) if args.no_timings else summary,
                                     sim.series, out)
     s = summary["bags_by_state"]

@@ -16,12 +16,14 @@ import time
 from pathlib import Path
 
 from ..sweep.scenario import SweepError, load_sweep
+from .output import default_folder
 
 
 def add_arguments(p) -> None:
     p.add_argument("scenarios", help="scenario file (TOML; see airports/sweep-regional.toml)")
-    p.add_argument("--out", default=None, help="results folder (default: the sweep file's name "
-                                                "in the current folder, starting 'sweep-')")
+    p.add_argument("--out", default=None, help="results folder (default: a new folder "
+                                                "bagroute-sweep-NAME-… in the temporary folder, "
+                                                "NAME the scenario file's)")
     p.add_argument("--workers", type=int, default=None,
                    help="worker processes of the local cluster (default: one per core)")
     p.add_argument("--scheduler", default=None,
@@ -69,8 +71,8 @@ def _run(args) -> int:
             outcome = run_sweep(client, sweep, runs, on_result=bar.update)
             bar.finish(outcome.interrupted)
             # written before the cluster closes: a second Ctrl-C while it closes loses nothing
-            _write(Path(args.out or default_out(sweep.source)), sweep, runs, outcome, workers,
-                   args.scheduler, bar.elapsed())
+            out = Path(args.out) if args.out else default_folder(default_out(sweep.source))
+            _write(out, sweep, runs, outcome, workers, args.scheduler, bar.elapsed())
     except (OSError, TimeoutError) as exc:
         print(f"sweep: cannot reach the Dask cluster {args.scheduler or ''}: {exc}",
               file=sys.stderr)
@@ -82,8 +84,8 @@ def _run(args) -> int:
 
 
 def default_out(scenario_file: Path) -> str:
-    """The results folder in the current folder: sweep-NAME, or NAME when it starts so already
-    (sweep-regional.toml writes sweep-regional/)."""
+    """The results folder's name: sweep-NAME, or NAME when it starts so already
+    (sweep-regional.toml writes into bagroute-sweep-regional-…/)."""
     stem = scenario_file.stem
     return stem if stem.startswith("sweep-") else f"sweep-{stem}"
 

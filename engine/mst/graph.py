@@ -1,7 +1,8 @@
 """Turn a user's graph into the undirected edge list every spanning-forest variant solves.
 
-Input: a scipy.sparse matrix (stored entries are edges, explicit zeros included, ``+inf`` =
-none) or a dense n×n array (``+inf`` = no edge, every finite entry an edge). The graph is taken
+Input: engine.graph_input's contract, scipy.sparse.csgraph's (a scipy.sparse matrix: stored
+entries are edges, explicit zeros included, ``+inf`` = none; a dense n×n array: ``+inf`` or a
+masked entry = no edge, every other entry an edge). The graph is taken
 as undirected: i→j and j→i are one edge of the cheaper weight, parallel edges keep the cheapest
 and self-loops are dropped (no spanning forest holds one). Edges are numbered in (u, v) order
 with u < v; every variant breaks weight ties by that number, so all return the same forest.
@@ -15,7 +16,7 @@ import numba
 import numpy as np
 import scipy.sparse as sp
 
-from ..graph_input import dense_entries, require_real, require_square
+from ..graph_input import dense_entries
 
 
 @dataclass(eq=False)
@@ -81,17 +82,11 @@ def edge_of_key(key):
 
 
 def as_graph(graph) -> EdgeGraph:
-    """Validate ``graph`` (scipy.sparse, dense n×n, or an ``EdgeGraph``). ``ValueError`` for a
-    non-square matrix, non-numeric weights, or a NaN or −inf weight (naming the edge)."""
+    """Validate ``graph`` (engine.graph_input's contract, or an ``EdgeGraph``). ``ValueError`` for
+    input outside the contract, or a NaN or −inf weight (naming the edge)."""
     if isinstance(graph, EdgeGraph):
         return graph
-    if sp.issparse(graph):
-        require_square(graph.shape)
-        coo = graph.tocoo()
-        rows, cols, weights, n = coo.row, coo.col, coo.data, graph.shape[0]
-    else:
-        rows, cols, weights, (n, _) = dense_entries(graph, "weights")
-    require_real(weights, "weights")
+    rows, cols, weights, (n, _) = dense_entries(graph, "weights")
     return from_edges(n, rows, cols, weights)
 
 

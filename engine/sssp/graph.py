@@ -1,8 +1,8 @@
 """Turn a user's graph into the exact CSR every SSSP variant solves.
 
-Input: a scipy.sparse matrix (stored entries are edges, explicit zeros included, ``inf`` = none)
-or a dense n×n array (``np.inf`` = no edge, every finite entry an edge, the diagonal a
-self-loop). Costs must be whole numbers of at most 2³¹ − 1 in size; parallel edges keep the
+Input: engine.graph_input's contract, scipy.sparse.csgraph's (a scipy.sparse matrix: stored
+entries are edges, explicit zeros included, ``inf`` = none; a dense n×n array: ``np.inf`` or a
+masked entry = no edge, every other entry an edge, the diagonal a self-loop). Costs must be whole numbers of at most 2³¹ − 1 in size; parallel edges keep the
 cheapest. Distances are int64 with the sentinel ``INF`` = 2⁶², so a sum of a distance and a cost
 never wraps and every variant is exact.
 """
@@ -16,7 +16,7 @@ import numba
 import numpy as np
 import scipy.sparse as sp
 
-from ..graph_input import dense_entries, require_real, require_square
+from ..graph_input import dense_entries, validated
 
 INF = np.int64(2**62)
 INF32 = np.int32(2**31 - 1)  # the sentinel of int32 answers (a GPU variant may copy those back)
@@ -73,29 +73,17 @@ class SparseGraph:
 
 
 def as_graph(graph) -> SparseGraph:
-    """Validate ``graph`` (scipy.sparse, dense n×n, or an already-validated ``SparseGraph``).
+    """Validate ``graph`` (engine.graph_input's contract, or an already-validated ``SparseGraph``).
     Raises ValueError naming the first bad edge: NaN, −inf, fractional or too large a cost."""
     if isinstance(graph, SparseGraph):
         return graph
-    if sp.issparse(graph):
-        shape = graph.shape
-        require_square(shape)
-        if isinstance(graph, (sp.csr_matrix, sp.csr_array)) and graph.has_canonical_format:
-            rows = None
-            indptr, cols, costs = graph.indptr, graph.indices, graph.data
-        else:
-            coo = graph.tocoo()
-            rows, cols, costs = coo.row, coo.col, coo.data
+    graph = validated(graph)
+    if (isinstance(graph, (sp.csr_matrix, sp.csr_array)) and graph.has_canonical_format
+            and not np.isposinf(graph.data).any()):
+        rows, (n, _) = None, graph.shape
+        indptr, cols, costs = graph.indptr, graph.indices, graph.data
     else:
-        rows, cols, costs, shape = dense_entries(graph)
-    n = shape[0]
-    costs = np.asarray(costs)
-    require_real(costs)
-    keep = ~np.isposinf(costs) if costs.dtype.kind == "f" else None
-    if keep is not None and not keep.all():  # inf stored in a sparse matrix: no edge
-        if rows is None:
-            rows = np.repeat(np.arange(n), np.diff(indptr))
-        rows, cols, costs = rows[keep], cols[keep], costs[keep]
+        rows, cols, costs, (n, _) = dense_entries(graph)
     _check_costs(costs, rows, cols, indptr if rows is None else None)
     if rows is None:
         return SparseGraph(n, indptr.astype(np.int64), cols.astype(np.int32), costs.astype(np.int32))

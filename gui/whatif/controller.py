@@ -289,7 +289,10 @@ class WhatIf(QObject):
         now = f" ({busy_text(busy)})" if busy else ""
         menu.addAction(f"Close gate {name}{now}: flights to the nearest free gate",
                        lambda: self.edit(CloseGate(gate)))
-        to = menu.addMenu(f"Close gate {name}: flights to")
+        # made here and parented, not menu.addMenu(title): PySide6 6.6 to 6.9 delete a submenu
+        # made that way once a QAction.menu() wrapper of it goes
+        to = QMenu(f"Close gate {name}: flights to", menu)
+        menu.addMenu(to)
         for other in self._nearest_open_gates(gate):
             text = self.base[0].node(other).name
             if busy_other := self.gates.busy(other, t, moved):

@@ -1,0 +1,63 @@
+"""The tests' own home: HOME, the XDG folders and Hypothesis' storage point into a temporary folder
+for the whole run, so no test writes the user's settings (~/.config/BagRoute), caches
+(~/.cache/bagroute) or the current folder; and a watch on this process's own writes (an audit
+hook: what other programs on the machine write does not count) that lists any write there."""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+REAL_HOME = os.path.realpath(os.path.expanduser("~"))
+REAL_CWD = os.path.realpath(os.getcwd())
+# Python's bytecode and pytest's cache are the tools' own, not the tests'.
+TOOLS_OWN = {"__pycache__", ".pytest_cache"}
+WRITE_EVENTS = {"os.mkdir": 0, "os.rename": 1, "os.replace": 1, "os.remove": 0, "os.rmdir": 0,
+                "os.symlink": 1, "os.link": 1, "os.truncate": 0, "shutil.rmtree": 0}
+test_home: str | None = None     # set by redirect_home
+written: list[str] = []          # the user's paths this process wrote (should stay empty)
+
+
+def redirect_home() -> str:
+    """Point HOME, XDG_CONFIG_HOME, XDG_CACHE_HOME, XDG_DATA_HOME and Hypothesis' storage at a new
+    temporary folder (before Qt or any library reads them) and start watching this process's
+    writes, once per process; the folder."""
+    global test_home
+    if test_home is not None:
+        return test_home
+    test_home = os.path.realpath(tempfile.mkdtemp(prefix="bagroute-tests-home-"))
+    for var, sub in (("HOME", ""), ("XDG_CONFIG_HOME", ".config"), ("XDG_CACHE_HOME", ".cache"),
+                     ("XDG_DATA_HOME", ".local/share"),
+                     ("HYPOTHESIS_STORAGE_DIRECTORY", ".hypothesis")):
+        os.environ[var] = os.path.join(test_home, sub)
+    sys.addaudithook(_heard)
+    return test_home
+
+
+def is_users(path: str) -> bool:
+    """Whether ``path`` is the user's (under the real home or the current folder) and not the
+    tests' own (their home, the temporary folder) nor the tools' (bytecode, pytest's cache)."""
+    p = os.path.realpath(path)
+    ours = (test_home, os.path.realpath(tempfile.gettempdir()))
+    if any(p == root or p.startswith(root + os.sep) for root in ours):
+        return False
+    if TOOLS_OWN & set(Path(p).parts):
+        return False
+    return any(p == root or p.startswith(root + os.sep) for root in (REAL_HOME, REAL_CWD))
+
+
+def _heard(event: str, args) -> None:
+    if event == "open":
+        path, mode, flags = args
+        writes = (any(c in mode for c in "wax+") if isinstance(mode, str)
+                  else bool(flags & (os.O_WRONLY | os.O_RDWR | os.O_CREAT)))
+    elif event in WRITE_EVENTS:
+        path, writes = args[WRITE_EVENTS[event]], True
+    else:
+        return
+    if writes and isinstance(path, (str, bytes, os.PathLike)):
+        path = os.fsdecode(path)
+        if is_users(path):
+            written.append(f"{event}: {path}")
