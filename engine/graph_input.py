@@ -28,7 +28,7 @@ def require_square(shape, what: str = "costs") -> None:
 def require_real(dtype, what: str = "costs") -> None:
     """``ValueError`` unless ``dtype`` holds real numbers (integers or floats)."""
     dtype = np.dtype(dtype)
-    if dtype == bool:
+    if dtype.kind == "b":
         raise ValueError(f"graph {what} must be real numbers, got dtype bool: True/False are no "
                          f"{what} (give numbers, +inf for no edge)")
     if dtype.kind not in "iuf":
