@@ -3,8 +3,9 @@
 Input: engine.graph_input's contract, scipy.sparse.csgraph's (a scipy.sparse matrix: stored
 entries are edges, explicit zeros included, ``inf`` = none; a dense n×n array: ``np.inf`` or a
 masked entry = no edge, every other entry an edge, the diagonal a self-loop). Costs must be
-whole numbers of at most 2³¹ − 1 in size; parallel edges keep the cheapest. Distances are int64 with the sentinel ``INF`` = 2⁶², so a sum of a distance and a cost
-never wraps and every variant is exact.
+whole numbers of at most 2³¹ − 1 in size; parallel edges keep the cheapest. Distances are int64
+with the sentinel ``INF`` = 2⁶², so a sum of a distance and a cost never wraps and every
+variant is exact.
 """
 
 from __future__ import annotations
