@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QWidget
 
 from engine.sim.route_engine import ALL_PAIRS, ENGINES, FROM_TUGS
@@ -20,6 +20,8 @@ from ..route.variant_picker import VariantPicker
 SSSP_AUTO = SimpleNamespace(name="auto", available=True, reason=None,
                             description="auto: gpu-fast-sssp where a GPU is worth it, else "
                                         "cpu-dijkstra")
+# the toolbar's words (it must fit 1280 pixels); the full ones are each entry's tooltip
+SHORT = {ALL_PAIRS: "all pairs (Floyd–Warshall)", FROM_TUGS: "from the tugs (SSSP)"}
 
 
 class RouteEngineChoice(QWidget):
@@ -32,11 +34,13 @@ class RouteEngineChoice(QWidget):
         super().__init__(parent)
         self.combo = QComboBox()
         for name, words in ENGINES.items():
-            self.combo.addItem(words, name)
+            self.combo.addItem(SHORT[name], name)
+            self.combo.setItemData(self.combo.count() - 1, words, Qt.ItemDataRole.ToolTipRole)
         self.combo.setToolTip("Where the dispatcher's shortest paths come from. Both are exact "
                               "and give the same day; they differ in what is solved, and how "
                               "fast")
         self.sssp_picker = VariantPicker(variants=[SSSP_AUTO, *sssp_variants()])
+        self.sssp_picker.fit_to_current()
         self.sssp_picker.setToolTip("The SSSP variant solving from the tugs")
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)

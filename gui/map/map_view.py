@@ -26,10 +26,12 @@ DENSE_NODES = 300           # beyond this many nodes, smaller symbols (issue 5: 
 BADGE_WORDS_UP_TO = 12      # nodes with bags: beyond this many, badges show the number only
 # The layout file's bag counts (what the route finder's bag-aware cost uses), not the live day's.
 LAYOUT_BAGS = "Layout's bags (route cost)"
-ROUTE_LEGEND = "Shortest route"  # the route layer's legend entry (windows without routes drop it)
+ROUTE_LEGEND = "Route finder's route"  # its legend entry (windows without routes drop it)
 BADGES_UP_TO = 80           # nodes with bags: beyond this many, halos only
 PICK_TOLERANCE_PX = 16
 ARROW_AT = 0.64             # arrow heads sit past the middle of a road; its label sits at the middle
+SCALE_BAR_PX = 44           # the band at the bottom the scale bar takes, kept clear by fit()
+KEEP_IN_VIEW = 0.1          # keep_in_view: a point nearer the edge than this share re-centres
 
 
 
@@ -51,6 +53,8 @@ class AirportMapView(pg.PlotWidget):
         self._endpoints: tuple[str | None, str | None] = (None, None)
         self._legend = None
         self._scale_bar = None
+        self._route_shown = True
+        self._auto_fit = True      # refit on resize until the user pans or zooms
         self.click_filter = None   # (x, y) -> True when an overlay took the click
         self.live_bags = None      # waiting bags per node (node order) of a running simulation
         self.route_tips = True     # a node's tip tells its bags and that a click picks From/To
@@ -60,7 +64,13 @@ class AirportMapView(pg.PlotWidget):
         self._zoom_timer.setSingleShot(True)
         self._zoom_timer.setInterval(80)
         self._zoom_timer.timeout.connect(self._update_zoom_labels)
+        self._refit_timer = QTimer(self)
+        self._refit_timer.setSingleShot(True)
+        self._refit_timer.setInterval(0)
+        self._refit_timer.timeout.connect(
+            lambda: self._auto_fit and self._pos and self.fit(clear_of_legend=True))
         self.getPlotItem().vb.sigRangeChanged.connect(lambda *_: self._zoom_timer.start())
+        self.getPlotItem().vb.sigRangeChangedManually.connect(self._stop_auto_fit)
 
         item = self.getPlotItem()
         item.hideAxis("left")
@@ -96,12 +106,14 @@ class AirportMapView(pg.PlotWidget):
                                      pen=pg.mkPen("#ced4da"), labelTextSize="9pt",
                                      verSpacing=-4)
         self._legend.setParentItem(self.getPlotItem().vb)
+        self._legend.geometryChanged.connect(self._refit_soon)   # entries come and go
         self._draw_roads(airport)
         self._draw_nodes(airport)
         self._draw_bags(airport.bags)
         self._legend.addItem(pg.PlotDataItem(pen=pg.mkPen(ROUTE, width=5)), ROUTE_LEGEND)
         self._add_scale_bar()
         self.fit()
+        self._refit_soon()   # clear of the legend once the layers' entries are in
 
     def _update_zoom_labels(self) -> None:
         """Large airports: name the gates, sort stations and depots only once few are in view.
@@ -169,23 +181,70 @@ class AirportMapView(pg.PlotWidget):
         if self._legend is not None:
             self._legend.removeItem(label)
 
+    def _stop_auto_fit(self, *_) -> None:
+        self._auto_fit = False
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        if getattr(self, "_refit_timer", None) is not None:   # (called during __init__ too)
+            self._refit_soon()
+
+    def _refit_soon(self) -> None:
+        """Fit clear of the legend again once the view and the legend have their sizes, unless
+        the user has panned or zoomed since the last fit."""
+        if self._auto_fit and self._pos:
+            self._refit_timer.start()
+
     def fit(self, clear_of_legend: bool = False) -> None:
-        """Frame the whole airport with a margin. ``clear_of_legend``: also keep it out from
-        under the legend (top right), leaving the legend a column on the right or a band on top,
-        whichever draws the airport larger; needs the view's size, so call it once shown."""
+        """Frame the whole airport with a margin, above the scale bar. ``clear_of_legend``: also
+        keep it out from under the legend (top right), leaving the legend a column on the right
+        or a band on top, whichever draws the airport larger; needs the view's size, so the
+        view fits again as it is resized until the user pans or zooms."""
         if not self._pos:
             return
+        self._auto_fit = True
         xy = np.array(list(self._pos.values()))
         lo, hi = xy.min(axis=0), xy.max(axis=0)
         span = max(float((hi - lo).max()), 1.0)
-        pad = 0.12 * span
+        pad = 0.07 * span   # room for the names under the nodes
         (x0, x1), (y0, y1) = (lo[0] - pad, hi[0] + pad), (lo[1] - pad, hi[1] + pad)
         vb = self.getPlotItem().vb
         if clear_of_legend and self._legend is not None:
-            (x0, x1), (y0, y1) = _clear_of(x0, x1, y0, y1, vb.width(), vb.height(),
+            bottom = SCALE_BAR_PX if self._scale_bar is not None else 0
+            (x0, x1), (y0, y1) = _clear_of(x0, x1, y0, y1, vb.width(), vb.height() - bottom,
                                            self._legend.mapRectToParent(
                                                self._legend.boundingRect()))
+            if vb.height() > bottom:   # the scale bar's band below the airport
+                y0 -= (y1 - y0) * bottom / (vb.height() - bottom)
         vb.setRange(xRange=(x0, x1), yRange=(y0, y1), padding=0)
+
+    def keep_in_view(self, x: float, y: float) -> None:
+        """Re-centre on (x, y) when it comes within ``KEEP_IN_VIEW`` of the view's edge (a
+        followed tug); the view stays put while it is well inside, and while it is the fitted
+        view of the whole airport."""
+        if self._auto_fit:
+            return
+        rect = self.getPlotItem().vb.viewRect()
+        mx, my = KEEP_IN_VIEW * rect.width(), KEEP_IN_VIEW * rect.height()
+        if not (rect.left() + mx <= x <= rect.right() - mx
+                and rect.top() + my <= y <= rect.bottom() - my):
+            self.centre_on(x, y)
+
+    def centre_on(self, x: float, y: float) -> None:
+        """Pan (keeping the zoom) so that (x, y) is in the middle of the view."""
+        rect = self.getPlotItem().vb.viewRect()
+        self.getPlotItem().vb.translateBy(x=x - rect.center().x(), y=y - rect.center().y())
+
+    def show_route(self, shown: bool) -> None:
+        """Show or hide the route finder's route and its From/To rings (hidden while a day
+        plays: beside the tugs it would read as one of theirs)."""
+        self._route_shown = shown
+        for item in self._route_items + [self._endpoint_item]:
+            if item is not None:
+                item.setVisible(shown)
+
+    def route_shown(self) -> bool:
+        return self._route_shown
 
     # -- route and endpoints ------------------------------------------------------------------
 
@@ -213,6 +272,7 @@ class AirportMapView(pg.PlotWidget):
             brush=pg.mkBrush(ROUTE_DARK), pen=pg.mkPen(ROUTE_CASING, width=1.5))
         for z, it in ((5, casing), (6, line), (7, heads)):
             it.setZValue(z)
+            it.setVisible(self._route_shown)
             self.addItem(it)
             self._route_items.append(it)
 
@@ -241,6 +301,7 @@ class AirportMapView(pg.PlotWidget):
         if spots:
             self._endpoint_item = MapScatter(spots=spots)
             self._endpoint_item.setZValue(9)
+            self._endpoint_item.setVisible(self._route_shown)
             self.addItem(self._endpoint_item)
 
     # -- picking ----------------------------------------------------------------------------

@@ -43,6 +43,13 @@ class VariantPicker(QComboBox):
         self.currentIndexChanged.connect(self._on_index_changed)
         self._update_tooltip()
 
+    def fit_to_current(self, chars: int = 13) -> None:
+        """As wide as about ``chars`` characters, not as its longest entry (a toolbar's room);
+        the list that drops down is still as wide as its entries."""
+        self.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.setMinimumContentsLength(chars)
+        self.view().setMinimumWidth(self.view().sizeHintForColumn(0) + 24)
+
     def names(self) -> list[str]:
         return [v.name for v in self._variants]
 
