@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QSettings, Qt, Signal
+from PySide6.QtCore import QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import (QApplication, QFileDialog, QLabel, QMainWindow, QMessageBox,
                                QStyle, QToolBar, QWidget)
@@ -115,7 +115,8 @@ class MainWindow(QMainWindow):
         # brings it there)
         self.player.playingChanged.connect(lambda _: self._show_route_finder_route())
         self.player.loaded.connect(lambda _: self._show_route_finder_route())
-        self.dock.visibilityChanged.connect(lambda _: self._show_route_finder_route())
+        self.dock.visibilityChanged.connect(   # (its tab is chosen once the signal is out)
+            lambda _: QTimer.singleShot(0, self._show_route_finder_route))
         self.map_view.nodeClicked.connect(lambda _: self.dock.raise_())
         self.status.errorShown.connect(self.errorShown)
         self.setAcceptDrops(True)
@@ -186,8 +187,6 @@ class MainWindow(QMainWindow):
         bar.addWidget(self.day.clock_label)
         bar.addAction(action("sim.race"))
         bar.addSeparator()
-        bar.addWidget(self.route_engine)
-        bar.addWidget(QLabel(" Floyd–Warshall "))
         self.toolbar_variant = VariantPicker(variants=self.panel.variant_picker._variants)
         self.toolbar_variant.setToolTip("The variant the dispatcher's all-pairs recomputes and "
                                         "the route finder use (unavailable ones say why)")
@@ -196,7 +195,8 @@ class MainWindow(QMainWindow):
         self.panel.variant_picker.variantChanged.connect(
             lambda name: self.toolbar_variant.set_current_variant(name, silent=True))
         self.toolbar_variant.fit_to_current()
-        bar.addWidget(self.toolbar_variant)
+        self.route_engine.show_with_all_pairs(QLabel(" Floyd–Warshall "), self.toolbar_variant)
+        bar.addWidget(self.route_engine)
         self.addToolBar(Qt.ToolBarArea.TopToolBarArea, bar)
         self.toolbar = bar
 
@@ -210,7 +210,8 @@ class MainWindow(QMainWindow):
 
     def _show_route_finder_route(self) -> None:
         started = self.player.playing or self.player.clock > 0
-        self.map_view.show_route(not started or self.dock.isVisible())
+        in_front = self.dock.isVisible() and not self.dock.visibleRegion().isEmpty()
+        self.map_view.show_route(not started or in_front)
 
     # -- the airport -----------------------------------------------------------------------------
 

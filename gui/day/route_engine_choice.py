@@ -25,7 +25,8 @@ SHORT = {ALL_PAIRS: "all pairs (Floyd–Warshall)", FROM_TUGS: "from the tugs (S
 
 
 class RouteEngineChoice(QWidget):
-    """[Route engine ▾] [SSSP variant ▾]; the variant picker shows only for ``from-tugs``."""
+    """[Route engine ▾] [SSSP variant ▾]; the variant picker shows only for ``from-tugs``, the
+    widgets of ``show_with_all_pairs`` only for ``all-pairs``."""
 
     engineChanged = Signal(str)
     variantChanged = Signal(str)   # the SSSP variant
@@ -48,8 +49,25 @@ class RouteEngineChoice(QWidget):
         layout.addWidget(self.combo)
         layout.addWidget(self.sssp_picker)
         self.sssp_picker.setVisible(False)
+        self._all_pairs_widgets: list[QWidget] = []
         self.combo.currentIndexChanged.connect(self._on_engine)
         self.sssp_picker.variantChanged.connect(self.variantChanged)
+
+    def show_with_all_pairs(self, *widgets: QWidget) -> None:
+        """Add ``widgets`` after the choice, shown only while it is all pairs (the toolbar's
+        Floyd–Warshall variant: from the tugs, the day solves no all-pairs)."""
+        for w in widgets:
+            self.layout().addWidget(w)
+            w.setVisible(self.engine() != FROM_TUGS)
+        self._all_pairs_widgets += widgets
+
+    def _show_engine_widgets(self) -> None:
+        from_tugs = self.engine() == FROM_TUGS
+        # hide before showing: never wider than either, or the toolbar hides it for good
+        shown = {w: (w is self.sssp_picker) == from_tugs
+                 for w in [self.sssp_picker, *self._all_pairs_widgets]}
+        for w in sorted(shown, key=shown.get):    # those to hide first
+            w.setVisible(shown[w])
 
     def engine(self) -> str:
         return self.combo.currentData()
@@ -59,7 +77,7 @@ class RouteEngineChoice(QWidget):
         self.combo.blockSignals(silent)
         self.combo.setCurrentIndex(list(ENGINES).index(name))
         self.combo.blockSignals(False)
-        self.sssp_picker.setVisible(name == FROM_TUGS)
+        self._show_engine_widgets()
 
     def sssp_variant(self) -> str:
         return self.sssp_picker.current_variant()
@@ -69,7 +87,7 @@ class RouteEngineChoice(QWidget):
         return self.sssp_variant() if self.engine() == FROM_TUGS else floyd_warshall_variant
 
     def _on_engine(self, _index: int) -> None:
-        self.sssp_picker.setVisible(self.engine() == FROM_TUGS)
+        self._show_engine_widgets()
         self.engineChanged.emit(self.engine())
 
 
