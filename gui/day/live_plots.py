@@ -265,7 +265,9 @@ class TimingPlot(pg.PlotWidget):
             sample = self.legend.getLabel(curve)
             if sample is not None:
                 sample.setText(label)
-        if logs:   # half decades (and room for the legend, labelled above): the axis is redrawn only when the times leave them
+        # half decades, and room for the legend (labelled above): the axis is redrawn only when
+        # the times leave them
+        if logs:
             lo, hi = math.floor(min(logs) * 2) / 2, math.ceil(max(logs) * 2 + 1e-9) / 2
             y_range = (lo, hi + self._legend_room(hi - lo, len(self.data)))
             if y_range != self._y_range:

@@ -11,10 +11,11 @@ import math
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QPoint, QPointF, QRectF, Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QFont
+from PySide6.QtCore import QPoint, QPointF, Qt, QTimer, Signal
+from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QGraphicsItem, QWidget
 
+from .framing import _clear_of, fit_scale_bar, scale_bar
 from .style import (BACKGROUND, BAG_FILL, BAG_TEXT, FROM_RING, KIND_STYLES, NAME_TEXT,
                     ONE_WAY_ARROW, ROAD, ROAD_LABEL, ROUTE, ROUTE_CASING, ROUTE_DARK, TO_RING,
                     MapScatter, arrow_symbol)
@@ -111,14 +112,14 @@ class AirportMapView(pg.PlotWidget):
         self._draw_nodes(airport)
         self._draw_bags(airport.bags)
         self._legend.addItem(pg.PlotDataItem(pen=pg.mkPen(ROUTE, width=5)), ROUTE_LEGEND)
-        self._add_scale_bar()
+        self._scale_bar = scale_bar(self.getPlotItem().vb, self._pos.values())
         self.fit()
         self._refit_soon()   # clear of the legend once the layers' entries are in
 
     def _update_zoom_labels(self) -> None:
         """Large airports: name the gates, sort stations and depots only once few are in view.
         Every airport: the scale bar keeps about a fifth of the view's width."""
-        self._update_scale_bar()
+        fit_scale_bar(self._scale_bar, self.getPlotItem().vb.viewRect().width())
         a = self.airport
         if a is None or len(a.nodes) <= NAME_LABELS_UP_TO:
             return
@@ -140,19 +141,6 @@ class AirportMapView(pg.PlotWidget):
                     label.setZValue(11)
                     self.addItem(label)
                     self._zoom_labels[n.id] = label
-
-    def _update_scale_bar(self) -> None:
-        bar = self._scale_bar
-        if bar is None:
-            return
-        width = self.getPlotItem().vb.viewRect().width()
-        if not width > 0:
-            return
-        size = _nice_length(width / 5)
-        if size != bar.size:
-            bar.size = size
-            bar.text.setText(pg.siFormat(size, suffix="m"))
-            bar.updateBar()
 
     def visible_names(self) -> list[str]:
         """Node names drawn on the map right now (the zoom-dependent ones of a large airport)."""
@@ -476,18 +464,6 @@ class AirportMapView(pg.PlotWidget):
             self.addItem(badge)
             self._bag_items.append(badge)
 
-    def _add_scale_bar(self) -> None:
-        xy = np.array(list(self._pos.values()))
-        span = float(np.ptp(xy, axis=0).max()) if len(xy) else 0.0
-        if span <= 0:
-            return
-        size = _nice_length(span / 5)
-        self._scale_bar = pg.ScaleBar(size=size, suffix="m", brush=pg.mkBrush("#495057"),
-                                      pen=pg.mkPen("#495057"), offset=(-20, -20))
-        self._scale_bar.setParentItem(self.getPlotItem().vb)
-        self._scale_bar.text.setColor(QColor("#495057"))
-        self._scale_bar.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
-
     def _tip(self, x, y, data) -> str:
         a = self.airport
         if a is None:
@@ -506,33 +482,6 @@ class AirportMapView(pg.PlotWidget):
         lines.append(f"{bags} bag{'s' if bags != 1 else ''} {where}")
         lines.append("click: set From, then To")
         return "\n".join(lines)
-
-
-def _clear_of(x0, x1, y0, y1, width_px, height_px, legend: QRectF):
-    """The view's ranges that show the box (x0, x1) × (y0, y1) as large as it can be without
-    meeting ``legend`` (its rectangle in view pixels, anchored top right): the box is centred
-    left of the legend or below it. The box as it was if the view has no size yet."""
-    right = width_px - legend.left()       # the legend's column, from the view's right edge
-    below = legend.bottom()                # the legend's band, from the view's top edge
-    if width_px <= right or height_px <= below or legend.isEmpty():
-        return (x0, x1), (y0, y1)
-    w, h = x1 - x0, y1 - y0
-    beside = max(w / (width_px - right), h / height_px)   # metres a pixel, legend beside
-    under = max(w / width_px, h / (height_px - below))    # metres a pixel, legend above
-    scale = min(beside, under)
-    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
-    if beside <= under:   # centred left of the legend's column
-        cx += scale * right / 2
-    else:                 # centred below the legend's band (y grows upwards)
-        cy += scale * below / 2
-    return ((cx - scale * width_px / 2, cx + scale * width_px / 2),
-            (cy - scale * height_px / 2, cy + scale * height_px / 2))
-
-
-def _nice_length(raw: float) -> float:
-    """The first of 1, 2, 5 × 10^k metres at or above ``raw``."""
-    magnitude = 10 ** math.floor(math.log10(raw))
-    return next(m * magnitude for m in (1, 2, 5, 10) if m * magnitude >= raw)
 
 
 def travel_time_label(road) -> str:

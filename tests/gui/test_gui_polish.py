@@ -7,7 +7,7 @@ import json
 import numpy as np
 import pytest
 from PySide6.QtCore import QRectF
-from PySide6.QtWidgets import QFileDialog, QMessageBox
+from PySide6.QtWidgets import QFileDialog
 
 from gui.main_window import ABOUT
 from tests.gui.conftest import SIM_TIMEOUT_MS, play_until
