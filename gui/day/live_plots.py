@@ -155,7 +155,7 @@ class TimingPlot(pg.PlotWidget):
     def _empty_view(self) -> None:
         self.legend.setVisible(False)
         self.plot.setXRange(0, 10, padding=0.02)
-        self.plot.setYRange(-1.05, 1.05, padding=0)   # 0.1 ms to 10 ms until the first recompute
+        self.plot.setYRange(-1.2, 1.2, padding=0)   # 0.1 ms to 10 ms until the first recompute
 
     def reset(self, device: str = "", graph: str = "") -> None:
         for curve in self.curves.values():
@@ -374,14 +374,15 @@ class KpiPlots(pg.GraphicsLayoutWidget):
         live = self.live
         if live is not None and (not rows or live["t"] > rows[-1]["t"]):
             rows.append(live)
-        if not rows:
+        if not rows or rows[-1]["t"] <= 0:    # 00:00: nothing to draw yet
             return
         self._show_values(True)
         t = np.array([r["t"] for r in rows], dtype=float) / 3600.0
         for key, title, _ in KPI_PANELS:
             y = np.array([r[key] for r in rows], dtype=float)
             self.curves[key].setData(t, y)
-            top = nice_ceiling(float(y.max()) * 1.12)
+            # counts get whole-number ticks (0 misconnected bags: 0 to 5, not 0.2 … 0.8)
+            top = nice_ceiling(max(float(y.max()) * 1.12, 1.0 if key == "mbr" else 5.0))
             vb = self.plots[key].vb
             self.plots[key].setYRange(-top * ZERO_ROOM_PX / max(vb.height(), 40.0), top,
                                       padding=0)

@@ -189,6 +189,9 @@ def test_empty_kpi_plots_show_no_made_up_axes_and_filled_ones_label_zero(qtbot, 
     plots = window.kpi_plots
     plots.reset()
     assert not plots.has_values()
+    plots.add([], dict(t=0.0, mbr=0.0, delivered=0, waiting=0, misconnected=0, created=0))
+    plots.flush()
+    assert not plots.has_values()                    # 00:00: still nothing to plot
     rows = [dict(t=60.0 * i, mbr=0.0, delivered=10 * i, waiting=3, misconnected=0, created=12 * i)
             for i in range(30)]
     plots.add(rows, None)
@@ -197,6 +200,7 @@ def test_empty_kpi_plots_show_no_made_up_axes_and_filled_ones_label_zero(qtbot, 
     for p in plots.plots.values():
         (y0, y1) = p.vb.viewRange()[1]
         assert y0 < 0 < y1                           # 0 is inside the range, off its edge
+    assert plots.plots["misconnected"].vb.viewRange()[1][1] == 5   # whole bags on the axis
     axis = window.timing_plot.plot.getAxis("left")
     assert not axis.autoSIPrefix and "ms" in axis.labelText
     assert axis.tickStrings([-2.0, 0.0, 1.0], 1, 1) == ["0.01", "1", "10"]
