@@ -29,6 +29,14 @@ def test_a_layout_without_nodes_gives_the_first_cause_and_a_count_the_rest_behin
     assert window.airport.name == "paper-5"
 
 
+def test_a_file_cut_short_gets_a_whole_sentence_in_the_dialog(window, paper5, tmp_path):
+    cut = tmp_path / "cut.json"
+    cut.write_text(paper5.read_text(encoding="utf-8")[:200], encoding="utf-8")
+    assert window.open_airport(cut) is False
+    text = window.status.box.text()
+    assert "cut.json" in text and text.rstrip().endswith(")") and "cut short" in text
+
+
 def test_a_long_error_message_is_cut_to_a_dialog_that_fits_the_screen(window):
     message = "\n".join(f"problem {i}" for i in range(700))
     window.status.error("Could not do it", message)
