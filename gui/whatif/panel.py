@@ -12,6 +12,8 @@ from PySide6.QtWidgets import (QComboBox, QDoubleSpinBox, QGridLayout, QGroupBox
 from engine.sim.edits import AddTugs, MoveTugs, RetireTugs, SetCapacity, SetSpeed
 from engine.words import counted, node_label
 
+from ..shell.docks import narrow
+
 MUTED = "#5f6b7a"
 ROWS = (("mbr", "MBR ‰", "{:.1f}"), ("on_time", "On time %", "{:.1f}"),
         ("tug_km", "Tug km", "{:,.1f}"), ("waiting", "Bags waiting", "{:,.0f}"))
@@ -134,6 +136,7 @@ class WhatIfPanel(QWidget):
                 combo.addItem(f"{node_label(airport, f.depot)}: {counted(f.count, 'tug')}",
                               f.depot)
             combo.blockSignals(False)
+            narrow(combo)     # a hub's depot names are long: the dock must not scroll sideways
         i = self.depot_combo.findData(keep)
         self.depot_combo.setCurrentIndex(max(i, 0))
         self.to_combo.setCurrentIndex(1 if len(fleets) > 1 else 0)
