@@ -255,7 +255,7 @@ class MainWindow(QMainWindow):
             self.status.set("No airport loaded: use File › Open airport…")
 
     def _choose_airport_file(self) -> None:
-        start = str(self.airport_path.parent) if self.airport_path else str(Path.cwd())
+        start = str(self.airport_path.parent if self.airport_path else self.save_folder.folder())
         path, _ = QFileDialog.getOpenFileName(self, "Open airport", start,
                                               "Airport layouts (*.json);;All files (*)")
         if path:

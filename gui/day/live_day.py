@@ -184,8 +184,9 @@ class LiveDay(QObject):
         if self.player.playing:
             self.status.set(f"Playing at {self.player.speed:g}×{self._recompute_line}")
         else:
-            self.status.set(f"Paused at {format_clock(self.player.clock)} (speed "
-                            f"{self.player.speed:g}×): Space plays, N steps")
+            self.status.set(f"Paused at {format_clock(self.player.clock)} "
+                            f"({self.player.speed:g}×){self._recompute_line}. Space plays, "
+                            "N steps")
 
     def set_race(self, on: bool) -> None:
         """Race mode: every other available variant solves each live recompute too."""
