@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QSettings, Qt, Signal
+from PySide6.QtCore import QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import (QApplication, QFileDialog, QLabel, QMainWindow, QMessageBox,
                                QStyle, QToolBar, QWidget)
@@ -26,7 +26,7 @@ from .settings import app_settings
 from .shell.actions import ActionRegistry, ActionSpec
 from .shell.device import device_text, device_tip
 from .shell.docks import Area, Docks
-from .shell.files import RecentFiles, dropped_file, export_to_chosen_file, save_grab
+from .shell.files import RecentFiles, SaveFolder, dropped_file, export_to_chosen_file, save_grab
 from .shell.status import StatusLine
 from engine.sim.edits import SetPolicy
 
@@ -35,9 +35,20 @@ from .whatif.scenario import ScenarioFiles
 
 DEFAULT_AIRPORT = "paper-5"
 CLOSE_WAIT_MS = 800    # closing waits this long at most for a running solve
-ABOUT = ("BagRoute: airport baggage handling on all-pairs shortest paths (Floyd–Warshall), on the "
-         "CPU and the GPU.\n\nClick two nodes on the map to see the route between them; switch "
-         "the cost between travel time and the paper's bag-aware cost.")
+ABOUT = ("<b>BagRoute</b>: a simulated day of airport baggage handling on shortest paths, on the "
+         "CPU and the GPU."
+         "<ul><li><b>Simulation</b>: tugs carry transfer and check-in bags between gates, sort "
+         "stations and depots; each time the waiting bags change, the dispatcher's shortest paths "
+         "are recomputed (Floyd–Warshall on the key nodes, or SSSP from the tugs) and the live "
+         "plots show each variant's time and the day's KPIs. Space plays, N steps.</li>"
+         "<li><b>What-if</b>: close roads, move or add tugs mid-day and compare with the day as "
+         "planned.</li>"
+         "<li><b>Route finder</b>: click two nodes to see the route between them, by travel time "
+         "or the paper's bag-aware cost.</li>"
+         "<li><b>Tools</b>: the benchmark of every algorithm family, and the layout analysis "
+         "(minimum service roads, bridges).</li>"
+         "<li><b>File ▸ Open sweep</b>: the results of many simulated days "
+         "(<tt>python main.py sweep</tt>).</li></ul>")
 
 
 def default_airport_path() -> Path:
@@ -71,6 +82,7 @@ class MainWindow(QMainWindow):
         self.device_label.setStyleSheet("color: #5f6b7a; padding-right: 6px;")
         self.statusBar().addPermanentWidget(self.device_label)
         self.actions = ActionRegistry(self)
+        self.save_folder = SaveFolder(self.settings, lambda: self.airport_path)
         self._declare_file_actions()
         self.route = RouteFinder(self.map_view, self.status, self.settings, self.actions,
                                  solve_fn, variants, self)
@@ -95,7 +107,8 @@ class MainWindow(QMainWindow):
         self._declare_other_actions()
         self._build_toolbar()
         self.whatif = WhatIf(self.player, self.map_view, self.status, self.actions, docks,
-                             self.sim_dock, lambda: (self.airport, self.sim_config()), self)
+                             self.sim_dock, lambda: (self.airport, self.sim_config()), self,
+                             ask_save_path=lambda *a: self.save_folder.ask(self, *a))
         self.scenarios = ScenarioFiles(self)
         self.day.before_restart = self.whatif.confirm_restart
         self.day.fleetChosen.connect(lambda total: self.whatif.edit(FleetTotal(total)))
@@ -108,6 +121,14 @@ class MainWindow(QMainWindow):
         self.route.solveFinished.connect(self.solveFinished)
         self.route.variantChanged.connect(lambda _: self.day.use_variant())
         self.day.stepped.connect(self.simStepped)
+        # the route finder's route, beside the tugs, would read as one of theirs: it shows
+        # before the day starts, and when the route finder is in front (a click on a node
+        # brings it there)
+        self.player.playingChanged.connect(lambda _: self._show_route_finder_route())
+        self.player.loaded.connect(lambda _: self._show_route_finder_route())
+        self.dock.visibilityChanged.connect(   # (its tab is chosen once the signal is out)
+            lambda _: QTimer.singleShot(0, self._show_route_finder_route))
+        self.map_view.nodeClicked.connect(lambda _: self.dock.raise_())
         self.status.errorShown.connect(self.errorShown)
         self.setAcceptDrops(True)
         QApplication.instance().aboutToQuit.connect(self.shutdown_workers)
@@ -174,9 +195,9 @@ class MainWindow(QMainWindow):
         bar.addSeparator()
         bar.addWidget(QLabel(" Speed "))
         bar.addWidget(self.day.speed_combo)
+        bar.addWidget(self.day.clock_label)
+        bar.addAction(action("sim.race"))
         bar.addSeparator()
-        bar.addWidget(self.route_engine)
-        bar.addWidget(QLabel(" Floyd–Warshall "))
         self.toolbar_variant = VariantPicker(variants=self.panel.variant_picker._variants)
         self.toolbar_variant.setToolTip("The variant the dispatcher's all-pairs recomputes and "
                                         "the route finder use (unavailable ones say why)")
@@ -184,10 +205,9 @@ class MainWindow(QMainWindow):
             lambda name: self.panel.variant_picker.set_current_variant(name))
         self.panel.variant_picker.variantChanged.connect(
             lambda name: self.toolbar_variant.set_current_variant(name, silent=True))
-        bar.addWidget(self.toolbar_variant)
-        bar.addAction(action("sim.race"))
-        bar.addSeparator()
-        bar.addWidget(self.day.clock_label)
+        self.toolbar_variant.fit_to_current()
+        self.route_engine.show_with_all_pairs(QLabel(" Floyd–Warshall "), self.toolbar_variant)
+        bar.addWidget(self.route_engine)
         self.addToolBar(Qt.ToolBarArea.TopToolBarArea, bar)
         self.toolbar = bar
 
@@ -199,6 +219,11 @@ class MainWindow(QMainWindow):
     def race_action(self):
         return self.actions.action("sim.race")
 
+    def _show_route_finder_route(self) -> None:
+        started = self.player.playing or self.player.clock > 0
+        in_front = self.dock.isVisible() and not self.dock.visibleRegion().isEmpty()
+        self.map_view.show_route(not started or in_front)
+
     # -- the airport -----------------------------------------------------------------------------
 
     def open_airport(self, path, airport=None, replay=None, extra=None) -> bool:
@@ -209,7 +234,11 @@ class MainWindow(QMainWindow):
         try:
             airport = airport or load_airport(path)
         except Exception as exc:  # LayoutError above all; anything else must not crash the app
-            message = str(exc) if isinstance(exc, (LayoutError, OSError)) else \
+            if isinstance(exc, LayoutError):   # the first cause and a count; all behind Details
+                self.status.error(f"Could not open airport {path.name}",
+                                  exc.brief("Show Details… lists them all"), exc.details())
+                return False
+            message = str(exc) if isinstance(exc, OSError) else \
                 f"unexpected {exc.__class__.__name__}: {exc}"
             if str(path) not in message and path.name not in message:
                 message = f"{path}: {message}"
@@ -242,7 +271,7 @@ class MainWindow(QMainWindow):
             self.status.set("No airport loaded: use File › Open airport…")
 
     def _choose_airport_file(self) -> None:
-        start = str(self.airport_path.parent) if self.airport_path else str(Path.cwd())
+        start = str(self.airport_path.parent if self.airport_path else self.save_folder.folder())
         path, _ = QFileDialog.getOpenFileName(self, "Open airport", start,
                                               "Airport layouts (*.json);;All files (*)")
         if path:
@@ -279,17 +308,23 @@ class MainWindow(QMainWindow):
         return window
 
     def open_sweep(self, path=None):
-        """File ▸ Open sweep…: a sweep's results (``python main.py sweep``) in their own window,
-        which says why if it cannot read them; None if no file was chosen."""
-        from .sweep.view import SweepWindow  # pandas and Dask's results: only when asked for
+        """File ▸ Open sweep…: a sweep's results (``python main.py sweep``) in their own window;
+        None if no file was chosen or it cannot be read (then this window says why)."""
+        from .sweep.view import ResultsError, SweepWindow  # pandas: only when asked for
         if path is None:
-            path, _ = QFileDialog.getOpenFileName(self, "Open sweep results", "",
+            path, _ = QFileDialog.getOpenFileName(self, "Open sweep results",
+                                                  str(self.save_folder.folder()),
                                                   "Sweep tables (runs.parquet runs.csv)")
             if not path:
                 return None
         window = SweepWindow(parent=self)
+        try:
+            window.show_results(path)
+        except ResultsError as exc:   # no empty window: the message where the user asked
+            window.deleteLater()
+            self.status.error("Could not open the sweep", exc.brief(), exc.details())
+            return None
         window.show()
-        window.load(path)
         return window
 
     # -- exports ---------------------------------------------------------------------------------
@@ -305,7 +340,8 @@ class MainWindow(QMainWindow):
 
     def _export(self, write, title: str, suffix: str, filt: str) -> None:
         name = (self.airport.name if self.airport else "bagroute").replace(" ", "-")
-        export_to_chosen_file(self, self.status, write, title, f"{name}-{suffix}", filt)
+        export_to_chosen_file(self, self.status, self.save_folder, write, title,
+                              f"{name}-{suffix}", filt)
 
     # -- the route finder's and the day's API, for menus, the command line, tools and tests ------
 
@@ -335,7 +371,7 @@ class MainWindow(QMainWindow):
         return self.route.last_report
 
     def fit_view(self) -> None:
-        self.map_view.fit()
+        self.map_view.fit(clear_of_legend=True)
 
     def play(self) -> None:
         self.player.play()

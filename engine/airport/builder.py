@@ -309,7 +309,7 @@ def build_paper_5() -> Airport:
         roads.append(Road(a, b, round(math.hypot(xa - xb, ya - yb), 1), float(seconds), True))
     return Airport(
         "paper-5",
-        "The seed paper's worked example (000_a39e6fe1d737dc0d, Fig. 4 / Table 1): five gates, "
+        "The seed paper's worked example (Fig. 4 / Table 1): five gates, "
         "one-way roads, travel times in seconds and the bags waiting at A1, A4, A5. Stated facts "
         "kept: A1->A4 = 1 s, A4->A5 = 6 s, A1->A5 = 3 s; bags A1 = 1, A4 = 7, A5 = 4; A5 cannot "
         "reach A2, ever. Inferred (Fig. 4's picture is not in the text): the other roads are "

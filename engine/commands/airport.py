@@ -6,6 +6,8 @@ import argparse
 import sys
 from pathlib import Path
 
+from engine.words import counted
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     sub = parser.add_subparsers(dest="action", required=True)
@@ -31,7 +33,7 @@ def summary(airport) -> str:
     fleets = ", ".join(f"{f.count}×{f.capacity} bags at {f.depot}" for f in airport.fleets)
     return (f"{airport.name}: {len(airport.nodes)} nodes ({c['gate']} gates, {c['sort']} sort, "
             f"{c['depot']} depots, {c['junction']} junctions), {len(airport.roads)} roads "
-            f"({one_way} one-way), {airport.tugs()} tugs ({fleets}), "
+            f"({one_way} one-way), {counted(airport.tugs(), 'tug')} ({fleets}), "
             f"{sum(airport.bags.values())} bags waiting")
 
 

@@ -23,6 +23,7 @@ from ..sim.scenario_file import load_scenario
 from ..sim.schedule import read_flights_csv
 from ..sim.simulation import SimConfig, Simulation
 from .output import default_folder
+from ..words import counted
 
 # the day's options; None (not given): the scenario file's value, else SimConfig's default
 DAY_OPTIONS = ("hours", "seed", "tugs", "variant", "route_engine", "policy", "recompute", "load")
@@ -109,7 +110,7 @@ def run(args) -> int:
     json_path, csv_path = kpi.write(kpi.deterministic(summary) if args.no_timings else summary,
                                     sim.series, out)
     s = summary["bags_by_state"]
-    print(f"{airport.name}: {summary['policy']}, {summary['tugs']} tugs, "
+    print(f"{airport.name}: {summary['policy']}, {counted(summary['tugs'], 'tug')}, "
           f"{summary['flights']} flights, {summary['bags_created']} bags "
           f"(delivered {s['delivered']}, misconnected {s['misconnected']}, waiting {s['waiting']}, "
           f"on tugs {s['on_tug']}); MBR {summary['mbr_per_1000']:.2f} per 1,000; "

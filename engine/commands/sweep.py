@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 
 from ..sweep.scenario import SweepError, load_sweep
+from ..words import counted
 from .output import default_folder
 
 
@@ -113,7 +114,8 @@ def _print_summary(summary) -> None:
         lo, hi = r["mbr_per_1000_lo"], r["mbr_per_1000_hi"]
         ci = "" if lo != lo else f" (95% CI {lo:.2f}–{hi:.2f})"
         edits = "" if r["edits"] == "none" else f", edits {r['edits']}"
-        print(f"  {r['layout']}, {int(r['fleet'])} tugs, {r['policy']}, load {r['load']:g}, "
+        print(f"  {r['layout']}, {counted(int(r['fleet']), 'tug')}, {r['policy']}, "
+              f"load {r['load']:g}, "
               f"{r['hours']:g} h{edits}: MBR {r['mbr_per_1000_mean']:.2f}{ci} per 1,000 "
               f"({int(r['runs'])} day(s))")
 

@@ -34,6 +34,7 @@ from ..airport.layout_io import MAX_TUGS, LayoutError, load_airport
 from ..apsp import variants
 from ..input_error import InputError, shown
 from ..sim.dispatch import POLICIES
+from ..words import counted
 from ..sim.edit_io import TimedEdit, edit_from_dict
 from ..sim.scenario_file import ScenarioError, load_scenario
 from ..toml_input import is_int as _is_int, is_number as _is_number, is_text as _is_text
@@ -63,7 +64,7 @@ class Scenario:
     edits: str = NO_EDITS     # the edits factor's value: a set's name, a scenario file or "none"
 
     def label(self) -> str:
-        fleet = "own fleet" if self.fleet is None else f"{self.fleet} tugs"
+        fleet = "own fleet" if self.fleet is None else counted(self.fleet, "tug")
         edits = "" if self.edits == NO_EDITS else f", edits {self.edits}"
         return f"{self.layout}, {fleet}, {self.policy}, load {self.load:g}, {self.hours:g} h{edits}"
 

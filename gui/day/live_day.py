@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QComboBox, QLabel, QStyle
 
 from engine.sim import SimConfig
 from engine.sim.edit_io import EditPlan
+from engine.words import counted
 
 from ..shell.actions import ActionRegistry, ActionSpec
 from ..shell.device import timing_device
@@ -103,6 +104,10 @@ class LiveDay(QObject):
             ActionSpec("sim.next-tug", "Next tug", lambda: self.cycle_tug(1), "sim", ("]",)),
             ActionSpec("sim.deselect-tug", "Deselect tug", lambda: self.select_tug(None), "sim",
                        (Qt.Key.Key_Escape,)),
+            ActionSpec("sim.centre-tug", "Centre on tug", self.centre_on_tug, "sim", ("C",),
+                       tooltip="Pan the map to the selected tug (C)"),
+            ActionSpec("sim.follow-tug", "Follow selected tug", None, "sim", checkable=True,
+                       checked=True, tooltip="Keep the selected tug in view as it drives"),
         ])
 
     def _connect(self) -> None:
@@ -246,6 +251,19 @@ class LiveDay(QObject):
         if i >= 0 and i != self.speed_combo.currentIndex():
             self.speed_combo.setCurrentIndex(i)
         self.settings.setValue("sim/speed", speed)
+        self._show_play_state()
+
+    def _show_play_state(self) -> None:
+        """The status line says whether the day plays, at what speed, or is paused (a held
+        message, an error or what an edit did, stays its while)."""
+        if self.status.held() or not self.player.ready:
+            return
+        if self.player.playing:
+            self.status.set(f"Playing at {self.player.speed:g}×{self._recompute_line}")
+        else:
+            self.status.set(f"Paused at {format_clock(self.player.clock)} "
+                            f"({self.player.speed:g}×){self._recompute_line}. Space plays, "
+                            "N steps")
 
     def set_race(self, on: bool) -> None:
         """Race mode: every other available variant solves each live recompute too."""
@@ -280,6 +298,18 @@ class LiveDay(QObject):
                 best, best_len = info.id, len(self.tug_layer.remaining)
         self.select_tug(best)
         return best
+
+    def tug_position(self) -> tuple[float, float] | None:
+        """Where the selected tug is drawn, None if none is selected."""
+        k, xy = self.tug_layer.selected, self.tug_layer.positions
+        return None if k is None or k >= len(xy) else (float(xy[k, 0]), float(xy[k, 1]))
+
+    def centre_on_tug(self) -> None:
+        where = self.tug_position()
+        if where is None:
+            self.status.set("Select a tug first: click one on the map, or [ and ].")
+        else:
+            self.map_view.centre_on(*where)
 
     def cycle_tug(self, delta: int) -> None:
         result = self.player.shown
@@ -333,10 +363,11 @@ class LiveDay(QObject):
         n = len(self.airport.nodes)
         from_tugs = facts.get("route_engine") == FROM_TUGS
         self.timing_plot.set_family("SSSP from the tugs" if from_tugs else "Floyd–Warshall")
-        self.timing_plot.set_graph(f"all {n:,} road nodes, from {facts['tugs']} tugs" if from_tugs
+        self.timing_plot.set_graph(f"all {n:,} road nodes, from {counted(facts['tugs'], 'tug')}" if from_tugs
                                    else f"{facts['key_nodes']} key nodes (of {n:,} road nodes)")
         self.panel.facts_label.setText(
-            f"{facts['flights']:,} flights, {facts['bags']:,} bags, {facts['tugs']} tugs over "
+            f"{counted(facts['flights'], 'flight')}, {counted(facts['bags'], 'bag')}, "
+            f"{counted(facts['tugs'], 'tug')} over "
             f"{format_clock(facts['end'])}. " + (
                 f"Bag-aware shortest paths on all {n:,} road nodes from the tugs"
                 if from_tugs else f"Bag-aware all-pairs on the {facts['key_nodes']} key nodes "
@@ -389,11 +420,15 @@ class LiveDay(QObject):
 
     def _on_frame(self, t: float, xy) -> None:
         self.tug_layer.move_tugs(xy, t)
+        where = self.tug_position()
+        if where is not None and self.actions.action("sim.follow-tug").isChecked():
+            self.map_view.keep_in_view(*where)
         now = time.perf_counter()
         if now - self._last_panel_update > 0.1 or not self.player.playing:
             self._last_panel_update = now
             self.panel.show_time(t, self.player.end_time)
             self.clock_label.setText(f"{format_clock(t)}")
+            self._show_selected_tug()     # its next node changes as it drives
 
     def _show_selected_tug(self) -> None:
         k = self.tug_layer.selected
@@ -402,7 +437,8 @@ class LiveDay(QObject):
         if result is None or k is None or k >= len(result.tugs):
             self.panel.show_tug(None, self.airport, [])
             return
-        self.panel.show_tug(result.tugs[k], self.airport, self.tug_layer.selected_route())
+        self.panel.show_tug(result.tugs[k], self.airport,
+                            [int(i) for i in self.tug_layer.remaining])
 
     def _on_playing_changed(self, playing: bool) -> None:
         if not playing:   # the throttled clock labels and plots catch up with the displayed time
@@ -414,3 +450,4 @@ class LiveDay(QObject):
         play.setIcon(self.actions.window.style().standardIcon(
             Icon.SP_MediaPause if playing else Icon.SP_MediaPlay))
         play.setText("Pause" if playing else "Play")
+        self._show_play_state()

@@ -2,7 +2,8 @@
 route engine solves from the tugs), and the KPIs.
 
 Timing: one curve per variant against the recompute number, log-scale milliseconds, the last
-``WINDOW`` recomputes; the legend gives each variant's current and median time. In race mode
+``WINDOW`` recomputes; the legend gives each variant's current and median time, and the y range
+leaves it room above the curves. In race mode
 every variant solves the same recomputes, so the curves line up point for point; at high speed a
 recompute may be replaced by a newer one before it races, and the title says how many of the
 recomputes shown raced.
@@ -39,6 +40,8 @@ VARIANT_COLORS = {
     "gpu-fast": "#7048e8",
 }
 EXTRA_COLORS = ("#0b7285", "#5c940d", "#862e9c", "#a61e4d")
+LEGEND_ROW_PX, LEGEND_PAD_PX = 18, 22   # the timing legend's height before it is laid out:
+                                        # per entry, and its margins and offset
 
 
 def _ms(seconds: float) -> str:
@@ -55,8 +58,7 @@ def _ms(seconds: float) -> str:
 def _style_plot(plot) -> None:
     for side in ("left", "bottom"):
         ax = plot.getAxis(side)
-        if side == "bottom":
-            ax.enableAutoSIPrefix(False)
+        ax.enableAutoSIPrefix(False)    # no "(x0.001)": the values are what the label says
         ax.setPen(pg.mkPen("#adb5bd"))
         ax.setTextPen(pg.mkPen(AXIS))
         ax.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)  # repainted on range change
@@ -101,7 +103,8 @@ class Throttle:
 
 
 class LogMsAxis(pg.AxisItem):
-    """A y axis for log10(milliseconds): ticks at 1, 2 and 5 of each decade, labelled in ms."""
+    """A y axis for log10(milliseconds): ticks at 1, 2 and 5 of each decade, labelled in plain
+    milliseconds (0.01, 0.1, 1, 10)."""
 
     def tickValues(self, minVal, maxVal, size):
         if not (math.isfinite(minVal) and math.isfinite(maxVal)) or maxVal <= minVal:
@@ -119,18 +122,7 @@ class LogMsAxis(pg.AxisItem):
         return [(None, ticks)]
 
     def tickStrings(self, values, scale, spacing):
-        out = []
-        for v in values:
-            ms = 10.0 ** v
-            if ms >= 1000:
-                out.append(f"{ms / 1000:g} s")
-            elif ms >= 1:
-                out.append(f"{ms:.0f} ms")
-            elif ms >= 0.1:
-                out.append(f"{ms:.1f} ms")
-            else:
-                out.append(f"{ms * 1000:.0f} µs")
-        return out
+        return [f"{float(f'{10.0 ** v:.2g}'):,g}" for v in values]
 
 
 class TimingPlot(pg.PlotWidget):
@@ -141,7 +133,7 @@ class TimingPlot(pg.PlotWidget):
         super().__init__(parent, background=BACKGROUND, axisItems={"left": LogMsAxis("left")})
         self.plot = self.getPlotItem()
         _style_plot(self.plot)
-        self.plot.setLabel("left", "solve time (log scale)")
+        self.plot.setLabel("left", "solve time, ms (log scale)")
         self.plot.setLabel("bottom", "recompute #")
         self.legend = self.plot.addLegend(offset=(8, 6), labelTextColor="#212529",
                                           brush=pg.mkBrush(255, 255, 255, 225),
@@ -163,7 +155,7 @@ class TimingPlot(pg.PlotWidget):
     def _empty_view(self) -> None:
         self.legend.setVisible(False)
         self.plot.setXRange(0, 10, padding=0.02)
-        self.plot.setYRange(-1.05, 1.05, padding=0)   # 0.1 ms to 10 ms until the first recompute
+        self.plot.setYRange(-1.2, 1.2, padding=0)   # 0.1 ms to 10 ms until the first recompute
 
     def reset(self, device: str = "", graph: str = "") -> None:
         for curve in self.curves.values():
@@ -252,11 +244,6 @@ class TimingPlot(pg.PlotWidget):
         self.plot.setXRange(max(0, hi - WINDOW), hi, padding=0.02)
         logs = [math.log10(s * 1000.0) for d in self.data.values() for r, s in d
                 if r > latest_round - WINDOW]
-        if logs:   # half decades: the axis is redrawn only when the times leave them
-            y_range = (math.floor(min(logs) * 2) / 2, math.ceil(max(logs) * 2 + 1e-9) / 2)
-            if y_range != self._y_range:
-                self._y_range = y_range
-                self.plot.setYRange(*y_range, padding=0.05)
         for name in sorted(self.data, key=lambda v: list(VARIANT_COLORS).index(v)
                            if v in VARIANT_COLORS else 99):
             d = [p for p in self.data[name] if p[0] > latest_round - WINDOW]
@@ -278,6 +265,25 @@ class TimingPlot(pg.PlotWidget):
             sample = self.legend.getLabel(curve)
             if sample is not None:
                 sample.setText(label)
+        # half decades, and room for the legend (labelled above): the axis is redrawn only when
+        # the times leave them
+        if logs:
+            lo, hi = math.floor(min(logs) * 2) / 2, math.ceil(max(logs) * 2 + 1e-9) / 2
+            y_range = (lo, hi + self._legend_room(hi - lo, len(self.data)))
+            if y_range != self._y_range:
+                self._y_range = y_range
+                self.plot.setYRange(*y_range, padding=0.05)
+
+    def _legend_room(self, span: float, rows: int) -> float:
+        """Decades to add above the curves so the legend (``rows`` entries, top left) sits over
+        empty plot, not over them: its share of the view's height, at most two thirds."""
+        height = self.plot.vb.height()
+        if height <= 0:
+            return 0.0
+        legend = max(LEGEND_ROW_PX * rows + LEGEND_PAD_PX,
+                     self.legend.mapRectToParent(self.legend.boundingRect()).bottom() + 8)
+        share = min(legend / height, 2 / 3)
+        return math.ceil(2 * max(span, 0.5) * share / (1 - share)) / 2   # whole half decades
 
     def write_csv(self, path) -> Path:
         path = Path(path)
@@ -290,12 +296,18 @@ class TimingPlot(pg.PlotWidget):
         return path
 
 
+# short titles: with their values they must fit a quarter of the dock at 1280 pixels wide
 KPI_PANELS = (
-    ("mbr", "MBR per 1,000 bags", "#c92a2a"),
-    ("delivered", "Delivered on time", "#2f9e44"),
-    ("waiting", "Bags waiting", "#f08c00"),
-    ("misconnected", "Misconnected bags", "#862e9c"),
+    ("mbr", "MBR per 1,000", "#c92a2a"),
+    ("delivered", "On time", "#2f9e44"),
+    ("waiting", "Waiting", "#f08c00"),
+    ("misconnected", "Misconnected", "#862e9c"),
 )
+KPI_TIPS = {"mbr": "Misconnected bags per 1,000 bags handled",
+            "delivered": "Bags delivered on time (and their share of the bags done)",
+            "waiting": "Bags waiting at gates and sort stations",
+            "misconnected": "Bags that missed their flight"}
+ZERO_ROOM_PX = 9       # the axes start this far before 0: a label cut by the edge is not drawn
 
 
 def _set_title(plot, text: str) -> None:
@@ -323,6 +335,7 @@ class KpiPlots(pg.GraphicsLayoutWidget):
             _style_plot(p)
             _set_title(p, title)
             p.getAxis("left").setWidth(42)
+            p.setToolTip(KPI_TIPS[key])
             if i >= 2:
                 p.setLabel("bottom", "simulated hours")
             curve = p.plot(pen=pg.mkPen(color, width=2), fillLevel=0,
@@ -331,6 +344,16 @@ class KpiPlots(pg.GraphicsLayoutWidget):
             self.plots[key], self.curves[key] = p, curve
         for key in list(self.plots)[1:]:
             self.plots[key].setXLink(self.plots["mbr"])
+        self._show_values(False)
+
+    def _show_values(self, shown: bool) -> None:
+        """Tick values only once there is data: an empty panel shows no made-up 0.2–0.8 axes."""
+        for p in self.plots.values():
+            for side in ("left", "bottom"):
+                p.getAxis(side).setStyle(showValues=shown)
+
+    def has_values(self) -> bool:
+        return self.plots["mbr"].getAxis("left").style["showValues"]
 
     def reset(self) -> None:
         self.series, self.live = [], None
@@ -338,6 +361,7 @@ class KpiPlots(pg.GraphicsLayoutWidget):
         for key, title, _ in KPI_PANELS:
             self.curves[key].setData([], [])
             _set_title(self.plots[key], title)
+        self._show_values(False)
 
     def add(self, series: list[dict], live: dict | None) -> None:
         self.series.extend(series)
@@ -353,14 +377,21 @@ class KpiPlots(pg.GraphicsLayoutWidget):
         live = self.live
         if live is not None and (not rows or live["t"] > rows[-1]["t"]):
             rows.append(live)
-        if not rows:
+        if not rows or rows[-1]["t"] <= 0:    # 00:00: nothing to draw yet
             return
+        self._show_values(True)
         t = np.array([r["t"] for r in rows], dtype=float) / 3600.0
         for key, title, _ in KPI_PANELS:
             y = np.array([r[key] for r in rows], dtype=float)
             self.curves[key].setData(t, y)
-            self.plots[key].setYRange(0, nice_ceiling(float(y.max()) * 1.12), padding=0)
-            self.plots[key].setXRange(0, max(1, math.ceil(float(t[-1]))), padding=0.02)
+            # counts get whole-number ticks (0 misconnected bags: 0 to 5, not 0.2 … 0.8)
+            top = nice_ceiling(max(float(y.max()) * 1.12, 1.0 if key == "mbr" else 5.0))
+            vb = self.plots[key].vb
+            self.plots[key].setYRange(-top * ZERO_ROOM_PX / max(vb.height(), 40.0), top,
+                                      padding=0)
+            end = max(1, math.ceil(float(t[-1])))
+            self.plots[key].setXRange(-end * ZERO_ROOM_PX / max(vb.width(), 40.0), end * 1.02,
+                                      padding=0)
             now = y[-1]
             value = f"{now:.1f}" if key == "mbr" else f"{int(now):,}"
             if key == "delivered" and rows[-1]["created"]:

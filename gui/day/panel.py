@@ -10,6 +10,7 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QDoubleSpinBox, QFormLayout
                                QHBoxLayout, QLabel, QPushButton, QSpinBox, QVBoxLayout, QWidget)
 
 from engine.sim.tugs import ACTIVITY_NAMES, DRIVING, HANDLING
+from engine.words import counted, node_label
 
 from ..map.tug_layer import SELECTED, TUG_COLORS
 
@@ -186,7 +187,8 @@ class SimPanel(QWidget):
             f"(MBR {kpis['mbr']:.1f})")
 
     def show_tug(self, info, airport, route: list[int]) -> None:
-        """The tug's activity, load and job, in words; None: nothing selected."""
+        """The tug's activity, load and job, in words; None: nothing selected. ``route``: the
+        nodes still ahead of it (the next first)."""
         if info is None:
             self.tug_title.setText("Click a tug on the map")
             self.tug_label.setText("")
@@ -201,7 +203,8 @@ class SimPanel(QWidget):
             where = html.escape(names[info.target]) if info.target >= 0 else "?"
             job = "delivering to" if info.load and info.target in info.dests else "heading to"
             rows.append(("Job", f"{job} <b>{where}</b>"))
-            rows.append(("Route", f"{len(route)} nodes, {html.escape(names[route[0]])} → "
+            rows.append(("Route", f"next <b>{html.escape(names[route[0]])}</b>, "
+                                  f"{counted(len(route), 'node')} to "
                                   f"{html.escape(names[route[-1]])}" if route else "—"))
         elif info.activity == HANDLING:
             rows.append(("Job", f"loading/unloading at <b>{html.escape(names[info.node])}</b>"))
@@ -213,7 +216,7 @@ class SimPanel(QWidget):
             shown = ", ".join(html.escape(names[d]) for d in info.dests[:4])
             more = f" +{len(info.dests) - 4}" if len(info.dests) > 4 else ""
             rows.append(("Bags for", shown + more))
-        rows.append(("Depot", html.escape(names[info.depot])))
+        rows.append(("Depot", html.escape(node_label(airport, airport.nodes[info.depot].id))))
         self.tug_label.setText(
             "<table cellspacing='0' cellpadding='2'>"
             + "".join(f"<tr><td style='color:{MUTED}; padding-right:10px'>{k}</td><td>{v}</td></tr>"

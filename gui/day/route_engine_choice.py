@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QWidget
 
 from engine.sim.route_engine import ALL_PAIRS, ENGINES, FROM_TUGS
@@ -20,10 +20,13 @@ from ..route.variant_picker import VariantPicker
 SSSP_AUTO = SimpleNamespace(name="auto", available=True, reason=None,
                             description="auto: gpu-fast-sssp where a GPU is worth it, else "
                                         "cpu-dijkstra")
+# the toolbar's words (it must fit 1280 pixels); the full ones are each entry's tooltip
+SHORT = {ALL_PAIRS: "all pairs (Floyd–Warshall)", FROM_TUGS: "from the tugs (SSSP)"}
 
 
 class RouteEngineChoice(QWidget):
-    """[Route engine ▾] [SSSP variant ▾]; the variant picker shows only for ``from-tugs``."""
+    """[Route engine ▾] [SSSP variant ▾]; the variant picker shows only for ``from-tugs``, the
+    widgets of ``show_with_all_pairs`` only for ``all-pairs``."""
 
     engineChanged = Signal(str)
     variantChanged = Signal(str)   # the SSSP variant
@@ -32,11 +35,13 @@ class RouteEngineChoice(QWidget):
         super().__init__(parent)
         self.combo = QComboBox()
         for name, words in ENGINES.items():
-            self.combo.addItem(words, name)
+            self.combo.addItem(SHORT[name], name)
+            self.combo.setItemData(self.combo.count() - 1, words, Qt.ItemDataRole.ToolTipRole)
         self.combo.setToolTip("Where the dispatcher's shortest paths come from. Both are exact "
                               "and give the same day; they differ in what is solved, and how "
                               "fast")
         self.sssp_picker = VariantPicker(variants=[SSSP_AUTO, *sssp_variants()])
+        self.sssp_picker.fit_to_current()
         self.sssp_picker.setToolTip("The SSSP variant solving from the tugs")
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -44,8 +49,25 @@ class RouteEngineChoice(QWidget):
         layout.addWidget(self.combo)
         layout.addWidget(self.sssp_picker)
         self.sssp_picker.setVisible(False)
+        self._all_pairs_widgets: list[QWidget] = []
         self.combo.currentIndexChanged.connect(self._on_engine)
         self.sssp_picker.variantChanged.connect(self.variantChanged)
+
+    def show_with_all_pairs(self, *widgets: QWidget) -> None:
+        """Add ``widgets`` after the choice, shown only while it is all pairs (the toolbar's
+        Floyd–Warshall variant: from the tugs, the day solves no all-pairs)."""
+        for w in widgets:
+            self.layout().addWidget(w)
+            w.setVisible(self.engine() != FROM_TUGS)
+        self._all_pairs_widgets += widgets
+
+    def _show_engine_widgets(self) -> None:
+        from_tugs = self.engine() == FROM_TUGS
+        # hide before showing: never wider than either, or the toolbar hides it for good
+        shown = {w: (w is self.sssp_picker) == from_tugs
+                 for w in [self.sssp_picker, *self._all_pairs_widgets]}
+        for w in sorted(shown, key=shown.get):    # those to hide first
+            w.setVisible(shown[w])
 
     def engine(self) -> str:
         return self.combo.currentData()
@@ -55,7 +77,7 @@ class RouteEngineChoice(QWidget):
         self.combo.blockSignals(silent)
         self.combo.setCurrentIndex(list(ENGINES).index(name))
         self.combo.blockSignals(False)
-        self.sssp_picker.setVisible(name == FROM_TUGS)
+        self._show_engine_widgets()
 
     def sssp_variant(self) -> str:
         return self.sssp_picker.current_variant()
@@ -65,7 +87,7 @@ class RouteEngineChoice(QWidget):
         return self.sssp_variant() if self.engine() == FROM_TUGS else floyd_warshall_variant
 
     def _on_engine(self, _index: int) -> None:
-        self.sssp_picker.setVisible(self.engine() == FROM_TUGS)
+        self._show_engine_widgets()
         self.engineChanged.emit(self.engine())
 
 

@@ -11,10 +11,11 @@ import math
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QPoint, QPointF, QRectF, Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QFont
+from PySide6.QtCore import QPoint, QPointF, Qt, QTimer, Signal
+from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QGraphicsItem, QWidget
 
+from .framing import _clear_of, fit_scale_bar, scale_bar
 from .style import (BACKGROUND, BAG_FILL, BAG_TEXT, FROM_RING, KIND_STYLES, NAME_TEXT,
                     ONE_WAY_ARROW, ROAD, ROAD_LABEL, ROUTE, ROUTE_CASING, ROUTE_DARK, TO_RING,
                     MapScatter, arrow_symbol)
@@ -26,10 +27,12 @@ DENSE_NODES = 300           # beyond this many nodes, smaller symbols (issue 5: 
 BADGE_WORDS_UP_TO = 12      # nodes with bags: beyond this many, badges show the number only
 # The layout file's bag counts (what the route finder's bag-aware cost uses), not the live day's.
 LAYOUT_BAGS = "Layout's bags (route cost)"
-ROUTE_LEGEND = "Shortest route"  # the route layer's legend entry (windows without routes drop it)
+ROUTE_LEGEND = "Route finder's route"  # its legend entry (windows without routes drop it)
 BADGES_UP_TO = 80           # nodes with bags: beyond this many, halos only
 PICK_TOLERANCE_PX = 16
 ARROW_AT = 0.64             # arrow heads sit past the middle of a road; its label sits at the middle
+SCALE_BAR_PX = 44           # the band at the bottom the scale bar takes, kept clear by fit()
+KEEP_IN_VIEW = 0.1          # keep_in_view: a point nearer the edge than this share re-centres
 
 
 
@@ -51,6 +54,8 @@ class AirportMapView(pg.PlotWidget):
         self._endpoints: tuple[str | None, str | None] = (None, None)
         self._legend = None
         self._scale_bar = None
+        self._route_shown = True
+        self._auto_fit = True      # refit on resize until the user pans or zooms
         self.click_filter = None   # (x, y) -> True when an overlay took the click
         self.live_bags = None      # waiting bags per node (node order) of a running simulation
         self.route_tips = True     # a node's tip tells its bags and that a click picks From/To
@@ -60,7 +65,13 @@ class AirportMapView(pg.PlotWidget):
         self._zoom_timer.setSingleShot(True)
         self._zoom_timer.setInterval(80)
         self._zoom_timer.timeout.connect(self._update_zoom_labels)
+        self._refit_timer = QTimer(self)
+        self._refit_timer.setSingleShot(True)
+        self._refit_timer.setInterval(0)
+        self._refit_timer.timeout.connect(
+            lambda: self._auto_fit and self._pos and self.fit(clear_of_legend=True))
         self.getPlotItem().vb.sigRangeChanged.connect(lambda *_: self._zoom_timer.start())
+        self.getPlotItem().vb.sigRangeChangedManually.connect(self._stop_auto_fit)
 
         item = self.getPlotItem()
         item.hideAxis("left")
@@ -96,17 +107,19 @@ class AirportMapView(pg.PlotWidget):
                                      pen=pg.mkPen("#ced4da"), labelTextSize="9pt",
                                      verSpacing=-4)
         self._legend.setParentItem(self.getPlotItem().vb)
+        self._legend.geometryChanged.connect(self._refit_soon)   # entries come and go
         self._draw_roads(airport)
         self._draw_nodes(airport)
         self._draw_bags(airport.bags)
         self._legend.addItem(pg.PlotDataItem(pen=pg.mkPen(ROUTE, width=5)), ROUTE_LEGEND)
-        self._add_scale_bar()
+        self._scale_bar = scale_bar(self.getPlotItem().vb, self._pos.values())
         self.fit()
+        self._refit_soon()   # clear of the legend once the layers' entries are in
 
     def _update_zoom_labels(self) -> None:
         """Large airports: name the gates, sort stations and depots only once few are in view.
         Every airport: the scale bar keeps about a fifth of the view's width."""
-        self._update_scale_bar()
+        fit_scale_bar(self._scale_bar, self.getPlotItem().vb.viewRect().width())
         a = self.airport
         if a is None or len(a.nodes) <= NAME_LABELS_UP_TO:
             return
@@ -128,19 +141,6 @@ class AirportMapView(pg.PlotWidget):
                     label.setZValue(11)
                     self.addItem(label)
                     self._zoom_labels[n.id] = label
-
-    def _update_scale_bar(self) -> None:
-        bar = self._scale_bar
-        if bar is None:
-            return
-        width = self.getPlotItem().vb.viewRect().width()
-        if not width > 0:
-            return
-        size = _nice_length(width / 5)
-        if size != bar.size:
-            bar.size = size
-            bar.text.setText(pg.siFormat(size, suffix="m"))
-            bar.updateBar()
 
     def visible_names(self) -> list[str]:
         """Node names drawn on the map right now (the zoom-dependent ones of a large airport)."""
@@ -169,23 +169,70 @@ class AirportMapView(pg.PlotWidget):
         if self._legend is not None:
             self._legend.removeItem(label)
 
+    def _stop_auto_fit(self, *_) -> None:
+        self._auto_fit = False
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        if getattr(self, "_refit_timer", None) is not None:   # (called during __init__ too)
+            self._refit_soon()
+
+    def _refit_soon(self) -> None:
+        """Fit clear of the legend again once the view and the legend have their sizes, unless
+        the user has panned or zoomed since the last fit."""
+        if self._auto_fit and self._pos:
+            self._refit_timer.start()
+
     def fit(self, clear_of_legend: bool = False) -> None:
-        """Frame the whole airport with a margin. ``clear_of_legend``: also keep it out from
-        under the legend (top right), leaving the legend a column on the right or a band on top,
-        whichever draws the airport larger; needs the view's size, so call it once shown."""
+        """Frame the whole airport with a margin, above the scale bar. ``clear_of_legend``: also
+        keep it out from under the legend (top right), leaving the legend a column on the right
+        or a band on top, whichever draws the airport larger; needs the view's size, so the
+        view fits again as it is resized until the user pans or zooms."""
         if not self._pos:
             return
+        self._auto_fit = True
         xy = np.array(list(self._pos.values()))
         lo, hi = xy.min(axis=0), xy.max(axis=0)
         span = max(float((hi - lo).max()), 1.0)
-        pad = 0.12 * span
+        pad = 0.07 * span   # room for the names under the nodes
         (x0, x1), (y0, y1) = (lo[0] - pad, hi[0] + pad), (lo[1] - pad, hi[1] + pad)
         vb = self.getPlotItem().vb
         if clear_of_legend and self._legend is not None:
-            (x0, x1), (y0, y1) = _clear_of(x0, x1, y0, y1, vb.width(), vb.height(),
+            bottom = SCALE_BAR_PX if self._scale_bar is not None else 0
+            (x0, x1), (y0, y1) = _clear_of(x0, x1, y0, y1, vb.width(), vb.height() - bottom,
                                            self._legend.mapRectToParent(
                                                self._legend.boundingRect()))
+            if vb.height() > bottom:   # the scale bar's band below the airport
+                y0 -= (y1 - y0) * bottom / (vb.height() - bottom)
         vb.setRange(xRange=(x0, x1), yRange=(y0, y1), padding=0)
+
+    def keep_in_view(self, x: float, y: float) -> None:
+        """Re-centre on (x, y) when it comes within ``KEEP_IN_VIEW`` of the view's edge (a
+        followed tug); the view stays put while it is well inside, and while it is the fitted
+        view of the whole airport."""
+        if self._auto_fit:
+            return
+        rect = self.getPlotItem().vb.viewRect()
+        mx, my = KEEP_IN_VIEW * rect.width(), KEEP_IN_VIEW * rect.height()
+        if not (rect.left() + mx <= x <= rect.right() - mx
+                and rect.top() + my <= y <= rect.bottom() - my):
+            self.centre_on(x, y)
+
+    def centre_on(self, x: float, y: float) -> None:
+        """Pan (keeping the zoom) so that (x, y) is in the middle of the view."""
+        rect = self.getPlotItem().vb.viewRect()
+        self.getPlotItem().vb.translateBy(x=x - rect.center().x(), y=y - rect.center().y())
+
+    def show_route(self, shown: bool) -> None:
+        """Show or hide the route finder's route and its From/To rings (hidden while a day
+        plays: beside the tugs it would read as one of theirs)."""
+        self._route_shown = shown
+        for item in self._route_items + [self._endpoint_item]:
+            if item is not None:
+                item.setVisible(shown)
+
+    def route_shown(self) -> bool:
+        return self._route_shown
 
     # -- route and endpoints ------------------------------------------------------------------
 
@@ -213,6 +260,7 @@ class AirportMapView(pg.PlotWidget):
             brush=pg.mkBrush(ROUTE_DARK), pen=pg.mkPen(ROUTE_CASING, width=1.5))
         for z, it in ((5, casing), (6, line), (7, heads)):
             it.setZValue(z)
+            it.setVisible(self._route_shown)
             self.addItem(it)
             self._route_items.append(it)
 
@@ -241,6 +289,7 @@ class AirportMapView(pg.PlotWidget):
         if spots:
             self._endpoint_item = MapScatter(spots=spots)
             self._endpoint_item.setZValue(9)
+            self._endpoint_item.setVisible(self._route_shown)
             self.addItem(self._endpoint_item)
 
     # -- picking ----------------------------------------------------------------------------
@@ -415,18 +464,6 @@ class AirportMapView(pg.PlotWidget):
             self.addItem(badge)
             self._bag_items.append(badge)
 
-    def _add_scale_bar(self) -> None:
-        xy = np.array(list(self._pos.values()))
-        span = float(np.ptp(xy, axis=0).max()) if len(xy) else 0.0
-        if span <= 0:
-            return
-        size = _nice_length(span / 5)
-        self._scale_bar = pg.ScaleBar(size=size, suffix="m", brush=pg.mkBrush("#495057"),
-                                      pen=pg.mkPen("#495057"), offset=(-20, -20))
-        self._scale_bar.setParentItem(self.getPlotItem().vb)
-        self._scale_bar.text.setColor(QColor("#495057"))
-        self._scale_bar.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
-
     def _tip(self, x, y, data) -> str:
         a = self.airport
         if a is None:
@@ -445,33 +482,6 @@ class AirportMapView(pg.PlotWidget):
         lines.append(f"{bags} bag{'s' if bags != 1 else ''} {where}")
         lines.append("click: set From, then To")
         return "\n".join(lines)
-
-
-def _clear_of(x0, x1, y0, y1, width_px, height_px, legend: QRectF):
-    """The view's ranges that show the box (x0, x1) × (y0, y1) as large as it can be without
-    meeting ``legend`` (its rectangle in view pixels, anchored top right): the box is centred
-    left of the legend or below it. The box as it was if the view has no size yet."""
-    right = width_px - legend.left()       # the legend's column, from the view's right edge
-    below = legend.bottom()                # the legend's band, from the view's top edge
-    if width_px <= right or height_px <= below or legend.isEmpty():
-        return (x0, x1), (y0, y1)
-    w, h = x1 - x0, y1 - y0
-    beside = max(w / (width_px - right), h / height_px)   # metres a pixel, legend beside
-    under = max(w / width_px, h / (height_px - below))    # metres a pixel, legend above
-    scale = min(beside, under)
-    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
-    if beside <= under:   # centred left of the legend's column
-        cx += scale * right / 2
-    else:                 # centred below the legend's band (y grows upwards)
-        cy += scale * below / 2
-    return ((cx - scale * width_px / 2, cx + scale * width_px / 2),
-            (cy - scale * height_px / 2, cy + scale * height_px / 2))
-
-
-def _nice_length(raw: float) -> float:
-    """The first of 1, 2, 5 × 10^k metres at or above ``raw``."""
-    magnitude = 10 ** math.floor(math.log10(raw))
-    return next(m * magnitude for m in (1, 2, 5, 10) if m * magnitude >= raw)
 
 
 def travel_time_label(road) -> str:

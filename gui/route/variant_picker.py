@@ -11,6 +11,8 @@ from PySide6.QtWidgets import QComboBox, QWidget
 
 from engine.apsp import variants as all_variants
 
+from ..shell.docks import narrow
+
 AUTO = SimpleNamespace(name="auto", available=True, reason=None,
                        description="auto: the fastest variant for this graph's size on this "
                                    "machine, chosen from timings measured at first use")
@@ -42,6 +44,10 @@ class VariantPicker(QComboBox):
         self._last = self.current_variant()
         self.currentIndexChanged.connect(self._on_index_changed)
         self._update_tooltip()
+
+    def fit_to_current(self, chars: int = 13) -> None:
+        """As wide as about ``chars`` characters, not as its longest entry (a toolbar's room)."""
+        narrow(self, chars)
 
     def names(self) -> list[str]:
         return [v.name for v in self._variants]

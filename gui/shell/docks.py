@@ -4,11 +4,19 @@ saved window state puts it back where the user left it)."""
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QDockWidget, QFrame, QMainWindow, QScrollArea, QWidget
+from PySide6.QtWidgets import QComboBox, QDockWidget, QFrame, QMainWindow, QScrollArea, QWidget
 
 Area = Qt.DockWidgetArea
 _MOVABLE = (QDockWidget.DockWidgetFeature.DockWidgetMovable
             | QDockWidget.DockWidgetFeature.DockWidgetFloatable)
+
+
+def narrow(combo: QComboBox, chars: int = 12) -> None:
+    """``combo`` as wide as about ``chars`` characters, not as its longest entry (a dock's or a
+    toolbar's room; the shown text is cut), its drop-down list still as wide as its entries."""
+    combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+    combo.setMinimumContentsLength(chars)
+    combo.view().setMinimumWidth(combo.view().sizeHintForColumn(0) + 24)
 
 
 class Docks:

@@ -63,11 +63,36 @@ def save_grab(widget: QWidget, path) -> Path:
     return path
 
 
-def export_to_chosen_file(parent: QWidget, status, write: Callable, title: str, name: str,
-                          filt: str) -> None:
-    """Ask where to save (starting at ``name`` in the working folder), ``write(path)`` there and
-    say where it went on the status line, or why not."""
-    path, _ = QFileDialog.getSaveFileName(parent, title, str(Path.cwd() / name), filt)
+class SaveFolder:
+    """Where a save dialog starts: the folder last saved to (``files/last_folder`` in the
+    settings), else the open layout's folder (``layout_path()``), else the home folder; never
+    the working folder, which for a desktop app is wherever it happened to be started."""
+
+    KEY = "files/last_folder"
+
+    def __init__(self, settings: QSettings, layout_path: Callable[[], Path | None]):
+        self.settings, self.layout_path = settings, layout_path
+
+    def folder(self) -> Path:
+        last = self.settings.value(self.KEY, "", type=str)
+        if last and Path(last).is_dir():
+            return Path(last)
+        layout = self.layout_path()
+        return Path(layout).resolve().parent if layout else Path.home()
+
+    def ask(self, parent: QWidget, title: str, name: str, filt: str) -> str:
+        """The path the user chose ('' if none), remembered as the last folder."""
+        path, _ = QFileDialog.getSaveFileName(parent, title, str(self.folder() / name), filt)
+        if path:
+            self.settings.setValue(self.KEY, str(Path(path).resolve().parent))
+        return path
+
+
+def export_to_chosen_file(parent: QWidget, status, folder: SaveFolder, write: Callable,
+                          title: str, name: str, filt: str) -> None:
+    """Ask where to save (``name`` in ``folder``'s choice), ``write(path)`` there and say where it
+    went on the status line, or why not."""
+    path = folder.ask(parent, title, name, filt)
     if not path:
         return
     try:

@@ -81,13 +81,18 @@ class SweepWindow(QMainWindow):
     def load(self, path) -> bool:
         """Show the sweep in ``path`` (its folder, runs.parquet or runs.csv); on a bad file, say
         which and why and keep what was shown."""
-        path = Path(path)
         try:
-            table = read_table(path)
-            summary = summarise(table)
+            self.show_results(path)
         except ResultsError as exc:
             self._error(f"Could not open the sweep: {exc}. The results shown are unchanged.")
             return False
+        return True
+
+    def show_results(self, path) -> None:
+        """Show the sweep in ``path``; ``ResultsError`` (what is shown stays) if it is bad."""
+        path = Path(path)
+        table = read_table(path)
+        summary = summarise(table)
         self.table, self.summary, self.source = table, summary, path
         self.layout_box.blockSignals(True)
         self.layout_box.clear()
@@ -100,7 +105,6 @@ class SweepWindow(QMainWindow):
         self._set_status(f"{path}: {len(table)} days, {len(summary)} scenarios, seeds "
                          f"{', '.join(map(str, sorted(table['seed'].unique())))}"
                          f"{self._manifest_note(path)}")
-        return True
 
     @staticmethod
     def _manifest_note(path: Path) -> str:

@@ -84,10 +84,14 @@ class WhatIf(QObject):
     compared = Signal(float)
 
     def __init__(self, player, map_view, status, actions: ActionRegistry, docks: Docks,
-                 beside, day: Callable[[], tuple], parent: QObject | None = None):
+                 beside, day: Callable[[], tuple], parent: QObject | None = None,
+                 ask_save_path: Callable[[str, str, str], str] | None = None):
         """``day()``: (airport, SimConfig) of the day as planned, read when a day is loaded;
-        ``beside``: the dock the What-if dock is a tab of."""
+        ``beside``: the dock the What-if dock is a tab of; ``ask_save_path(title, name,
+        filter)``: where the user saves the edited layout ('' for nowhere)."""
         super().__init__(parent)
+        self.ask_save_path = ask_save_path or (lambda title, name, filt: QFileDialog.getSaveFileName(
+            self.view.window(), title, name, filt)[0])
         self.player, self.view, self.status, self.actions = player, map_view, status, actions
         self.day = day
         self.stack = QUndoStack(self)
@@ -216,7 +220,7 @@ class WhatIf(QObject):
             elif isinstance(a.edit, OpenGate):
                 self.moved_gates.pop(a.edit.gate, None)
         self._draw()
-        self.panel.set_fleets(layout.fleets)
+        self.panel.set_fleets(layout.fleets, layout)
         self._update_actions()
         if not self._twin_generation:
             self._start_twin()
@@ -347,9 +351,8 @@ class WhatIf(QObject):
             return None
         if path is None:
             name = self.base[0].name.replace(" ", "-")
-            path, _ = QFileDialog.getSaveFileName(self.view.window(), "Save edited layout",
-                                                  str(Path.cwd() / f"{name}-edited.json"),
-                                                  "Airport layouts (*.json)")
+            path = self.ask_save_path("Save edited layout", f"{name}-edited.json",
+                                      "Airport layouts (*.json)")
             if not path:
                 return None
         try:
@@ -382,7 +385,7 @@ class WhatIf(QObject):
         self._sent = None
         self.layout, self.last, self.moved_gates, self.log = None, None, {}, []
         self.layer.set_airport(airport)
-        self.panel.set_fleets(airport.fleets)
+        self.panel.set_fleets(airport.fleets, airport)
         self.panel.clear_compare()
         self._twin_generation, self._twin_busy = 0, False
         self._edited_at = {}

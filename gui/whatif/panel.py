@@ -10,6 +10,9 @@ from PySide6.QtWidgets import (QComboBox, QDoubleSpinBox, QGridLayout, QGroupBox
                                QUndoView, QVBoxLayout, QWidget)
 
 from engine.sim.edits import AddTugs, MoveTugs, RetireTugs, SetCapacity, SetSpeed
+from engine.words import counted, node_label
+
+from ..shell.docks import narrow
 
 MUTED = "#5f6b7a"
 ROWS = (("mbr", "MBR ‰", "{:.1f}"), ("on_time", "On time %", "{:.1f}"),
@@ -122,16 +125,19 @@ class WhatIfPanel(QWidget):
     def depot(self) -> str:
         return self.depot_combo.currentData()
 
-    def set_fleets(self, fleets) -> None:
-        """The fleets as edited so far (``engine.airport.layout.Fleet``; count = tugs in service)."""
+    def set_fleets(self, fleets, airport=None) -> None:
+        """The fleets as edited so far (``engine.airport.layout.Fleet``; count = tugs in service),
+        each named as the map and the tug panel name its depot (``engine.words.node_label``)."""
         keep = self.depot()
         self.fleets = {f.depot: f for f in fleets}
         for combo in (self.depot_combo, self.to_combo):
             combo.blockSignals(True)
             combo.clear()
             for f in fleets:
-                combo.addItem(f"{f.depot} ({f.count} tug{'s' if f.count != 1 else ''})", f.depot)
+                combo.addItem(f"{node_label(airport, f.depot)}: {counted(f.count, 'tug')}",
+                              f.depot)
             combo.blockSignals(False)
+            narrow(combo)     # a hub's depot names are long: the dock must not scroll sideways
         i = self.depot_combo.findData(keep)
         self.depot_combo.setCurrentIndex(max(i, 0))
         self.to_combo.setCurrentIndex(1 if len(fleets) > 1 else 0)

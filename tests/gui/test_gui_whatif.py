@@ -130,7 +130,7 @@ def test_the_tug_editor_moves_adds_retires_and_sets_speed_and_capacity(qtbot, ma
     with qtbot.waitSignal(w.whatif.applied, timeout=EDIT_TIMEOUT_MS):
         qtbot.mouseClick(panel.move_button, Qt.MouseButton.LeftButton)
     assert {f.depot: f.count for f in w.whatif.layout.fleets} == {"DEPOT": n - 3, "SORT": 5}
-    assert panel.depot_combo.itemText(1) == "SORT (5 tugs)"
+    assert panel.depot_combo.itemText(1) == "Terminal bag hall (SORT): 5 tugs"   # as the map names it
     panel.count_spin.setValue(2)
     with qtbot.waitSignal(w.whatif.applied, timeout=EDIT_TIMEOUT_MS):
         qtbot.mouseClick(panel.add_button, Qt.MouseButton.LeftButton)
