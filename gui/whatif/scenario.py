@@ -36,9 +36,8 @@ class ScenarioFiles:
             return None
         if path is None:
             name = w.airport.name.replace(" ", "-")
-            path, _ = QFileDialog.getSaveFileName(w, "Save scenario",
-                                                  str(Path.cwd() / f"{name}-scenario.toml"),
-                                                  "Scenarios (*.toml)")
+            path = w.save_folder.ask(w, "Save scenario", f"{name}-scenario.toml",
+                                     "Scenarios (*.toml)")
             if not path:
                 return None
         edits = w.whatif.timed_edits()
@@ -56,7 +55,7 @@ class ScenarioFiles:
         """Open a scenario: its airport and settings, its day replaying its edits."""
         w = self.window
         if path is None:
-            path, _ = QFileDialog.getOpenFileName(w, "Open scenario", str(Path.cwd()),
+            path, _ = QFileDialog.getOpenFileName(w, "Open scenario", str(w.save_folder.folder()),
                                                   "Scenarios (*.toml)")
             if not path:
                 return False
