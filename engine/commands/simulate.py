@@ -11,7 +11,7 @@ from pathlib import Path
 
 from ..airport.layout_io import bundled_airports, load_bundled_or_file
 from ..sim import kpi
-from ..sim.dispatch import POLICIES
+from ..sim.dispatch import DEFAULT_POLICY, POLICIES
 from ..sim.route_engine import ENGINES
 from ..sim.schedule import read_flights_csv
 from ..sim.simulation import SimConfig, Simulation
@@ -30,8 +30,10 @@ def add_arguments(p) -> None:
     p.add_argument("--route-engine", default="all-pairs", choices=list(ENGINES),
                    help="all-pairs: Floyd–Warshall on key nodes; from-tugs: shortest paths on "
                         "the full road graph from the tugs (the same day, other solve times)")
-    p.add_argument("--policy", default="shortest-path", choices=sorted(POLICIES),
-                   help="dispatcher: the paper's shortest-path one, or the nearest-job baseline")
+    p.add_argument("--policy", default=DEFAULT_POLICY, choices=list(POLICIES),
+                   help="dispatcher: " + "; ".join(f"{name}: {cls.description}"
+                                                   for name, cls in POLICIES.items())
+                   + f" (default {DEFAULT_POLICY})")
     p.add_argument("--recompute", default="auto",
                    help="bag-aware all-pairs solve: 'change' (every change of the waiting bags), "
                         "N (at most every N simulated seconds) or 'auto' (change up to 100 "
@@ -79,7 +81,8 @@ def run(args) -> int:
     print(f"{airport.name}: {summary['policy']}, {summary['tugs']} tugs, "
           f"{summary['flights']} flights, {summary['bags_created']} bags "
           f"(delivered {s['delivered']}, misconnected {s['misconnected']}, waiting {s['waiting']}, "
-          f"on tugs {s['on_tug']}); MBR {summary['mbr_per_1000']:.2f} per 1,000; "
+          f"on tugs {s['on_tug']}); MBR {summary['mbr_per_1000']:.2f} per 1,000, unavoidable "
+          f"{summary['unavoidable']} ({summary['unavoidable_per_1000']:.2f} per 1,000); "
           f"{summary['recomputes']} bag-aware solves ({', '.join(summary['variants_run'])}); "
           f"{summary['wall_s']:.1f} s")
     print(f"KPIs: {json_path} and {csv_path}")

@@ -7,7 +7,7 @@
     [factors]                  # each a value or a list of values; left out: the default
     layout = ["regional"]      # bundled airport names or layout files (relative to this file)
     fleet = [4, 6, 8]          # tugs in all (default: the airport's own fleets)
-    policy = ["shortest-path", "baseline"]
+    policy = ["fleet", "baseline"]   # engine.sim.dispatch.POLICIES (default: DEFAULT_POLICY)
     load = [1.0, 1.5]          # multiplies the bags per flight
     hours = [6]                # length of the day
 
@@ -28,7 +28,7 @@ from ..airport.layout import Airport
 from ..airport.layout_io import MAX_TUGS, LayoutError, bundled_airports, load_airport
 from ..apsp import variants
 from ..input_error import InputError, shown
-from ..sim.dispatch import POLICIES
+from ..sim.dispatch import DEFAULT_POLICY, POLICIES
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -36,7 +36,7 @@ else:  # Python 3.10
     import tomli as tomllib
 
 FACTORS = ("layout", "fleet", "policy", "load", "hours")
-DEFAULTS = {"fleet": None, "policy": "shortest-path", "load": 1.0, "hours": 24.0}
+DEFAULTS = {"fleet": None, "policy": DEFAULT_POLICY, "load": 1.0, "hours": 24.0}
 _SWEEP_KEYS = {"seeds", "variant"}
 MAX_SEEDS = 10_000
 MAX_LOAD = 100.0   # bags per flight at most this many times the usual

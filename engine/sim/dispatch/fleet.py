@@ -1,0 +1,198 @@
+"""The fleet-wide, deadline-aware dispatcher (the default): every free tug is assigned at once.
+
+At each dispatch round the free tugs and the open jobs form one assignment problem, solved by
+``scipy.optimize.linear_sum_assignment``. A job is the bags waiting at one pickup for one stand
+(one cart's load, as bags are sorted by flight), most urgent first. For tug i and job j the
+route tables give when the job would be done: drive to the pickup, load, drive to the stand,
+unload. A bag whose deadline comes before that would miss with this tug: it is not promised,
+and a pair that saves no bag is not allowed (no tug chases a bag it cannot save). The cost of a
+pair is the tug time it takes, less a reward per bag saved, plus a charge on the slack of its
+most urgent saved bag, so urgent bags go first and full loads beat short trips. Where the tug
+stops it fills its other carts with the most urgent bags there. Loaded, it visits its stands in
+the order that delivers the most bags on time.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import numba
+import numpy as np
+from scipy.optimize import linear_sum_assignment
+
+from .pickups import PER_BAG_S, STOP_S, urgent_bags, within_carts
+from .rules import Dispatcher
+
+_FORBIDDEN = 1e12
+
+
+class FleetDispatcher(Dispatcher):
+    name = "fleet"
+    label = "Fleet assignment (deadline-aware)"
+    description = ("All free tugs assigned to jobs together (linear_sum_assignment on the "
+                   "all-pairs travel times against each bag's deadline): urgent bags first, "
+                   "full carts, no tug sent for a bag it cannot save.")
+    reward_s = 120.0       # a pair costs this many seconds less per bag it saves
+    slack_weight = 0.25    # ... and this much more per second of slack of its most urgent bag
+    candidates = 40        # jobs per tug in the assignment (the nearest ones)
+    bag_routes = True      # empty tugs drive bag-aware routes and collect bags on the way
+    margin_s = 60.0        # ... where their promised bags keep this much slack
+    detour_s = 20.0        # ... where the bag-aware route is at most this much slower
+
+    def __init__(self):
+        self._plan: dict[int, tuple[int, np.ndarray]] = {}
+
+    def plan(self, sim, tugs) -> None:
+        """Assign the free empty tugs to jobs together; ``choose_pickup`` hands out the plan."""
+        self._plan = {}
+        tugs = [t for t in tugs if not t.retired and not len(t.pickup)
+                and sim.bags.on_tug[t.id] == 0]
+        if len(tugs) < 2:
+            return
+        jobs = _Jobs(sim, max(t.capacity for t in tugs))
+        if not jobs.n:
+            return
+        cost, done = self._costs(sim, tugs, jobs)
+        rows, cols = linear_sum_assignment(cost)
+        for i, j in zip(rows.tolist(), cols.tolist()):
+            if cost[i, j] < _FORBIDDEN:
+                self._plan[tugs[i].id] = (int(jobs.p[j]), jobs.saved(j, done[i, j], tugs[i]))
+
+    def choose_pickup(self, sim, tug):
+        job = self._plan.pop(tug.id, None)
+        if job is None:     # a tug free between rounds, or carrying bags: the best job for it
+            if sim.bags.on_tug[tug.id] >= tug.capacity:
+                return None
+            jobs = _Jobs(sim, tug.capacity)
+            if not jobs.n:
+                return None
+            cost, done = self._costs(sim, [tug], jobs)
+            j = int(np.argmin(cost[0]))
+            if cost[0, j] >= _FORBIDDEN:
+                return None
+            job = int(jobs.p[j]), jobs.saved(j, done[0, j], tug)
+        p, ids = job
+        return (p, ids) if len(ids) else None
+
+    def _costs(self, sim, tugs, jobs: "_Jobs"):
+        plain_s = sim.tables.plain_s
+        nodes = np.array([t.node for t in tugs], dtype=np.int64)
+        room = np.array([t.capacity - sim.bags.on_tug[t.id] for t in tugs], dtype=np.int64)
+        drive = plain_s[np.ix_(nodes, jobs.p)]
+        keep = _nearest(drive, self.candidates)
+        return _pair_costs(drive, keep, room, plain_s[jobs.p, jobs.d], jobs.start, jobs.end,
+                           jobs.deadline, sim.t, self.reward_s, self.slack_weight)
+
+    def route(self, sim, i: int, j: int, loaded: bool = False) -> np.ndarray:
+        """Empty, the bag-aware route (it passes waiting bags); loaded, the quickest."""
+        if loaded or not self.bag_routes:
+            return sim.tables.plain_route(i, j)
+        sim.tables.refresh(sim.t, sim.pickups.live, sim.pickups.version)
+        path = sim.tables.bag_route(i, j)
+        if sim.net.leg_times(path)[0][-1] > sim.tables.plain_s[i, j] + self.detour_s:
+            return sim.tables.plain_route(i, j)
+        return path
+
+    def stop_on_the_way(self, sim, tug, path: np.ndarray) -> int | None:
+        """On the way to its pickup, the first node where bags wait that fit the tug's carts,
+        if stopping there still leaves every bag promised to it on time."""
+        promised = tug.pickup
+        if not self.bag_routes or len(path) < 3 or not len(promised) or sim.bags.on_tug[tug.id]:
+            return None
+        b, plain_s, pk = sim.bags.set, sim.tables.plain_s, sim.pickups
+        s, p = int(path[0]), int(path[-1])
+        finish = plain_s[p, b.dest[promised]] + 2 * (STOP_S + PER_BAG_S * len(promised))
+        slack = float(np.min(b.deadline[promised] - finish)) - sim.t
+        inner = path[1:-1]
+        for q in inner[(pk.live[inner] > 0) & sim.pickable[inner]].tolist():
+            ids = urgent_bags(sim, tug, q, sim.t + plain_s[s, q])
+            late = plain_s[s, q] + plain_s[q, p] + STOP_S + PER_BAG_S * len(ids)
+            if len(ids) and late <= slack - self.margin_s:
+                return q
+        return None
+
+    def choose_delivery(self, sim, tug, ids: np.ndarray) -> int | None:
+        """The first stand of the order (of up to 4 stands) that delivers the most bags on
+        time, then soonest; None when no bag on board can still make it."""
+        b, plain_s = sim.bags.set, sim.tables.plain_s
+        eta = sim.t + plain_s[tug.node, b.dest[ids]] + STOP_S
+        alive = ids[b.deadline[ids] >= eta]
+        if not len(alive):
+            return None
+        stands, per = np.unique(b.dest[alive], return_inverse=True)
+        if len(stands) > 4:
+            return int(stands[np.lexsort((stands, plain_s[tug.node, stands]))[0]])
+        deadlines = [np.sort(b.deadline[alive[per == k]]) for k in range(len(stands))]
+        best, best_key = None, None
+        for order in itertools.permutations(range(len(stands))):
+            t, at, on_time = sim.t, tug.node, 0
+            for k in order:
+                t += plain_s[at, stands[k]] + STOP_S + PER_BAG_S * len(deadlines[k])
+                on_time += len(deadlines[k]) - int(np.searchsorted(deadlines[k], t))
+                at = stands[k]
+            key = (-on_time, t)
+            if best_key is None or key < best_key:
+                best, best_key = int(stands[order[0]]), key
+        return best
+
+
+class _Jobs:
+    """The open jobs: free waiting bags that some tug could still save, grouped by (pickup,
+    stand), most urgent first, split into loads of at most ``size`` bags."""
+
+    def __init__(self, sim, size: int):
+        pk, b = sim.pickups, sim.bags
+        ids = pk.free()
+        ids = ids[sim.pickable[b.node[ids]] & (pk.ldt[ids] >= sim.t + STOP_S)]
+        p, d, dl = b.node[ids], b.set.dest[ids], b.set.deadline[ids]
+        order = np.lexsort((ids, dl, d, p))
+        self.ids, p, d, self.deadline = ids[order], p[order], d[order], dl[order]
+        new = np.ones(len(ids), dtype=bool)
+        new[1:] = (p[1:] != p[:-1]) | (d[1:] != d[:-1])
+        group = np.cumsum(new) - 1
+        rank = np.arange(len(ids)) - np.flatnonzero(new)[group]
+        new |= (rank % max(size, 1)) == 0
+        self.start = np.flatnonzero(new)
+        self.end = np.append(self.start[1:], len(ids))
+        self.p, self.d = p[self.start], d[self.start]
+        self.n = len(self.start)
+        self.sim = sim
+
+    def saved(self, j: int, done: float, tug) -> np.ndarray:
+        """Job ``j``'s bags that make their deadline when the job is done at ``done``."""
+        lo, hi = self.start[j], self.end[j]
+        ids = self.ids[lo:hi][self.deadline[lo:hi] >= done]
+        return within_carts(self.sim, tug, ids)[: tug.capacity - self.sim.bags.on_tug[tug.id]]
+
+
+def _nearest(drive: np.ndarray, k: int) -> np.ndarray:
+    """Per tug, the ``k`` jobs nearest to it (all of them when there are no more)."""
+    if drive.shape[1] <= k:
+        return np.ones(drive.shape, dtype=np.bool_)
+    kth = np.argpartition(drive, k - 1, axis=1)[:, :k]
+    keep = np.zeros(drive.shape, dtype=np.bool_)
+    np.put_along_axis(keep, kth, True, axis=1)
+    return keep
+
+
+@numba.njit(cache=True, nogil=True)
+def _pair_costs(drive, keep, room, deliver, start, end, deadline, now, reward, slack_weight):
+    """Cost and completion time of every (tug, job) pair (``_FORBIDDEN`` where it saves none
+    or is not a candidate)."""
+    nt, nj = drive.shape
+    cost = np.full((nt, nj), _FORBIDDEN)
+    done = np.full((nt, nj), np.inf)
+    for i in range(nt):
+        for j in range(nj):
+            if not keep[i, j] or not np.isfinite(drive[i, j] + deliver[j]):
+                continue
+            size = min(end[j] - start[j], room[i])
+            handling = 2.0 * (STOP_S + PER_BAG_S * size)
+            t = now + drive[i, j] + deliver[j] + handling
+            first = start[j] + np.searchsorted(deadline[start[j]:end[j]], t)
+            saved = min(end[j] - first, room[i])
+            if saved <= 0:
+                continue
+            done[i, j] = t
+            cost[i, j] = (t - now) - reward * saved + slack_weight * (deadline[first] - t)
+    return cost, done
