@@ -26,6 +26,7 @@ from engine.gpu_device import gpu_name, gpu_unavailable_reason, simulated
 from engine.airport.cost import bag_aware_cost_matrix, travel_time_matrix
 from engine.airport.layout_io import LayoutError, bundled_airports, load_airport
 from engine.sim import SimConfig
+from engine.sim.dispatch import DEFAULT_POLICY
 
 from .bench_window import BenchWindow
 from .live_plots import KpiPlots, TimingPlot
@@ -900,7 +901,7 @@ class MainWindow(QMainWindow):
         panel.fleet_spin.setValue(s.value("sim/fleet", 0, type=int))
         panel.load_spin.setValue(s.value("sim/load", 1.0, type=float))
         panel.seed_spin.setValue(s.value("sim/seed", 0, type=int))
-        panel.set_policy(s.value("sim/policy", "shortest-path", type=str))
+        panel.set_policy(s.value("sim/policy", DEFAULT_POLICY, type=str))
         speed = s.value("sim/speed", 60, type=int)
         self.set_speed(speed if speed in SPEEDS else 60)
         self.set_race(s.value("sim/race", False, type=bool))

@@ -9,12 +9,12 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QDoubleSpinBox, QFormLayout, QGroupBox,
                                QHBoxLayout, QLabel, QPushButton, QSpinBox, QVBoxLayout, QWidget)
 
+from engine.sim.dispatch import DEFAULT_POLICY, DEFAULT_WHY, POLICIES
 from engine.sim.tugs import ACTIVITY_NAMES, DRIVING, HANDLING
 
 from .tug_layer import SELECTED, TUG_COLORS
 
 MUTED = "#5f6b7a"
-POLICIES = (("shortest-path", "Shortest path (bag-aware)"), ("baseline", "Baseline (nearest job)"))
 
 
 def format_clock(seconds: float) -> str:
@@ -62,14 +62,20 @@ class SimPanel(QWidget):
         self.seed_spin.setRange(0, 999_999)
         self.seed_spin.setToolTip("Same seed, same flights and bags")
         self.policy_combo = QComboBox()
-        for key, label in POLICIES:
-            self.policy_combo.addItem(label, key)
-        self.policy_combo.setToolTip("Shortest path: jobs by bag-aware all-pairs distance and "
-                                     "urgency. Baseline: nearest bags by plain travel time.")
+        for key, cls in POLICIES.items():   # the engine's registry: every policy it has
+            self.policy_combo.addItem(cls.label + (" (default)" if key == DEFAULT_POLICY else ""),
+                                      key)
+        self.policy_note = QLabel()
+        self.policy_note.setWordWrap(True)
+        self.policy_note.setMinimumHeight(4 * self.policy_note.fontMetrics().height())
+        self.policy_note.setStyleSheet(f"color: {MUTED}; font-size: 11px;")
+        self.policy_combo.currentIndexChanged.connect(self._describe_policy)
+        self._describe_policy()
         form.addRow("Fleet", self.fleet_spin)
         form.addRow("Bag arrivals", self.load_spin)
         form.addRow("Seed", self.seed_spin)
         form.addRow("Dispatch", self.policy_combo)
+        form.addRow(self.policy_note)
         self.restart_button = QPushButton("↺  Restart the day")
         self.restart_button.setToolTip("Start the simulated day again with these settings (R)")
         form.addRow(self.restart_button)
@@ -115,6 +121,11 @@ class SimPanel(QWidget):
     # -- state ----------------------------------------------------------------------------------
     def policy(self) -> str:
         return self.policy_combo.currentData()
+
+    def _describe_policy(self) -> None:
+        key = self.policy()
+        why = f" This is {DEFAULT_WHY}." if key == DEFAULT_POLICY else ""
+        self.policy_note.setText(POLICIES[key].description + why)
 
     def set_policy(self, key: str) -> None:
         i = self.policy_combo.findData(key)

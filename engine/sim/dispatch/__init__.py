@@ -15,8 +15,8 @@ from .tables import Recompute, RecomputePolicy, RouteTables
 POLICIES = {cls.name: cls for cls in (FleetDispatcher, ShortestPathDispatcher,
                                       EarliestDeadlineDispatcher, NearestJobDispatcher)}
 DEFAULT_POLICY = FleetDispatcher.name
-DEFAULT_WHY = ("the default: fewest misconnected bags of every policy on both bundled airports "
-               "at every fleet size swept (docs/dispatch.md)")
+DEFAULT_WHY = ("the default: fewest misconnected bags on both bundled airports at every fleet "
+               "size swept (docs/dispatch.md)")
 
 __all__ = ["POLICIES", "DEFAULT_POLICY", "DEFAULT_WHY", "make_dispatcher", "PER_BAG_S", "STOP_S",
            "Pickups", "latest_departure", "within_carts", "Recompute", "RecomputePolicy",

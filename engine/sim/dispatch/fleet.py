@@ -20,6 +20,7 @@ import numba
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
+from ..bags import WAITING
 from .pickups import PER_BAG_S, STOP_S, urgent_bags, within_carts
 from .rules import Dispatcher
 
@@ -28,10 +29,9 @@ _FORBIDDEN = 1e12
 
 class FleetDispatcher(Dispatcher):
     name = "fleet"
-    label = "Fleet assignment (deadline-aware)"
-    description = ("All free tugs assigned to jobs together (linear_sum_assignment on the "
-                   "all-pairs travel times against each bag's deadline): urgent bags first, "
-                   "full carts, no tug sent for a bag it cannot save.")
+    label = "Fleet assignment"
+    description = ("All free tugs assigned together on the all-pairs times against each bag's "
+                   "deadline: urgent bags first, full carts, no bag chased that cannot be saved.")
     reward_s = 120.0       # a pair costs this many seconds less per bag it saves
     slack_weight = 0.25    # ... and this much more per second of slack of its most urgent bag
     candidates = 40        # jobs per tug in the assignment (the nearest ones)
@@ -40,7 +40,7 @@ class FleetDispatcher(Dispatcher):
     detour_s = 20.0        # ... where the bag-aware route is at most this much slower
 
     def __init__(self):
-        self._plan: dict[int, tuple[int, np.ndarray]] = {}
+        self._plan: dict[int, tuple[int, np.ndarray] | None] = {}   # tug id -> its job or none
 
     def plan(self, sim, tugs) -> None:
         """Assign the free empty tugs to jobs together; ``choose_pickup`` hands out the plan."""
@@ -49,6 +49,7 @@ class FleetDispatcher(Dispatcher):
                 and sim.bags.on_tug[t.id] == 0]
         if len(tugs) < 2:
             return
+        self._plan = dict.fromkeys(t.id for t in tugs)
         jobs = _Jobs(sim, max(t.capacity for t in tugs))
         if not jobs.n:
             return
@@ -59,8 +60,11 @@ class FleetDispatcher(Dispatcher):
                 self._plan[tugs[i].id] = (int(jobs.p[j]), jobs.saved(j, done[i, j], tugs[i]))
 
     def choose_pickup(self, sim, tug):
-        job = self._plan.pop(tug.id, None)
-        if job is None:     # a tug free between rounds, or carrying bags: the best job for it
+        if tug.id in self._plan:   # planned this round (None: no job left for it)
+            job = self._plan.pop(tug.id)
+            if job is None:
+                return None
+        else:               # a tug free between rounds, or carrying bags: the best job for it
             if sim.bags.on_tug[tug.id] >= tug.capacity:
                 return None
             jobs = _Jobs(sim, tug.capacity)
@@ -72,6 +76,8 @@ class FleetDispatcher(Dispatcher):
                 return None
             job = int(jobs.p[j]), jobs.saved(j, done[0, j], tug)
         p, ids = job
+        b = sim.bags
+        ids = ids[(b.state[ids] == WAITING) & (b.reserved[ids] < 0)]
         return (p, ids) if len(ids) else None
 
     def _costs(self, sim, tugs, jobs: "_Jobs"):
