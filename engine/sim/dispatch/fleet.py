@@ -67,7 +67,7 @@ class FleetDispatcher(Dispatcher):
         else:               # a tug free between rounds, or carrying bags: the best job for it
             if sim.bags.on_tug[tug.id] >= tug.capacity:
                 return None
-            jobs = _Jobs(sim, tug.capacity)
+            jobs = _Jobs(sim, tug.capacity, self._near(sim, tug.node))
             if not jobs.n:
                 return None
             cost, done = self._costs(sim, [tug], jobs)
@@ -79,6 +79,17 @@ class FleetDispatcher(Dispatcher):
         b = sim.bags
         ids = ids[(b.state[ids] == WAITING) & (b.reserved[ids] < 0)]
         return (p, ids) if len(ids) else None
+
+    def _near(self, sim, s: int) -> np.ndarray:
+        """The ``candidates`` pickups nearest to ``s`` where bags wait, as a node mask: its
+        ``candidates`` nearest jobs are there, so no other bag need be sorted."""
+        cands = np.flatnonzero(sim.pickups.live > 0)
+        near = np.zeros(len(sim.pickable), dtype=bool)
+        d = sim.tables.plain_s[s, cands]
+        if len(cands) > self.candidates:
+            cands = cands[np.argpartition(d, self.candidates - 1)[: self.candidates]]
+        near[cands] = True
+        return near
 
     def _costs(self, sim, tugs, jobs: "_Jobs"):
         plain_s = sim.tables.plain_s
@@ -118,40 +129,67 @@ class FleetDispatcher(Dispatcher):
         return None
 
     def choose_delivery(self, sim, tug, ids: np.ndarray) -> int | None:
-        """The first stand of the order (of up to 4 stands) that delivers the most bags on
-        time, then soonest; None when no bag on board can still make it."""
-        b, plain_s = sim.bags.set, sim.tables.plain_s
-        eta = sim.t + plain_s[tug.node, b.dest[ids]] + STOP_S
-        alive = ids[b.deadline[ids] >= eta]
-        if not len(alive):
-            return None
-        stands, per = np.unique(b.dest[alive], return_inverse=True)
-        if len(stands) > 4:
-            return int(stands[np.lexsort((stands, plain_s[tug.node, stands]))[0]])
-        deadlines = [np.sort(b.deadline[alive[per == k]]) for k in range(len(stands))]
-        best, best_key = None, None
-        for order in itertools.permutations(range(len(stands))):
-            t, at, on_time = sim.t, tug.node, 0
-            for k in order:
-                t += plain_s[at, stands[k]] + STOP_S + PER_BAG_S * len(deadlines[k])
-                on_time += len(deadlines[k]) - int(np.searchsorted(deadlines[k], t))
-                at = stands[k]
-            key = (-on_time, t)
-            if best_key is None or key < best_key:
-                best, best_key = int(stands[order[0]]), key
+        """The first stand of the visiting order (of up to 4 stands) that delivers the most bags
+        on time, then soonest; None when no bag on board can still make it."""
+        b = sim.bags.set
+        best = _first_stand(ids, b.dest, b.deadline, sim.tables.plain_s, tug.node, sim.t,
+                            _ORDERS, _ORDERS_AT)
+        return None if best < 0 else best
+
+
+# every visiting order of k = 1-4 stands: rows _ORDERS_AT[k - 1] to _ORDERS_AT[k], k columns used
+_ORDERS = np.array([p + (0,) * (4 - k) for k in range(1, 5)
+                    for p in itertools.permutations(range(k))], dtype=np.int64)
+_ORDERS_AT = np.cumsum([0, 1, 2, 6, 24])
+
+
+@numba.njit(cache=True, nogil=True)
+def _first_stand(ids, dest, deadline, plain_s, at, now, orders, orders_at):
+    """See ``FleetDispatcher.choose_delivery``; more than 4 stands: the nearest; -1: none."""
+    alive = ids[deadline[ids] >= now + plain_s[at, dest[ids]] + STOP_S]
+    if alive.shape[0] == 0:
+        return -1
+    alive = alive[np.argsort(deadline[alive], kind="mergesort")]
+    alive = alive[np.argsort(dest[alive], kind="mergesort")]   # by stand, then deadline
+    d = dest[alive]
+    starts = [0]
+    for i in range(1, d.shape[0]):
+        if d[i] != d[i - 1]:
+            starts.append(i)
+    k = len(starts)
+    starts.append(d.shape[0])
+    if k > 4:
+        best = -1
+        for s in starts[:-1]:
+            if best < 0 or plain_s[at, d[s]] < plain_s[at, best]:
+                best = d[s]
         return best
+    dl = deadline[alive]
+    best, best_on, best_t = -1, -1, np.inf
+    for r in range(orders_at[k - 1], orders_at[k]):
+        t, u, on = now, at, 0
+        for c in range(k):
+            lo, hi = starts[orders[r, c]], starts[orders[r, c] + 1]
+            t += plain_s[u, d[lo]] + STOP_S + PER_BAG_S * (hi - lo)
+            on += hi - lo - np.searchsorted(dl[lo:hi], t)
+            u = d[lo]
+        if on > best_on or (on == best_on and t < best_t):
+            best, best_on, best_t = d[starts[orders[r, 0]]], on, t
+    return best
 
 
 class _Jobs:
     """The open jobs: free waiting bags that some tug could still save, grouped by (pickup,
     stand), most urgent first, split into loads of at most ``size`` bags."""
 
-    def __init__(self, sim, size: int):
+    def __init__(self, sim, size: int, near: np.ndarray | None = None):
+        """``near``: a node mask; only bags waiting there (default: anywhere)."""
         pk, b = sim.pickups, sim.bags
         ids = pk.free()
-        ids = ids[sim.pickable[b.node[ids]] & (pk.ldt[ids] >= sim.t + STOP_S)]
+        at = sim.pickable if near is None else sim.pickable & near
+        ids = ids[at[b.node[ids]] & (pk.ldt[ids] >= sim.t + STOP_S)]
         p, d, dl = b.node[ids], b.set.dest[ids], b.set.deadline[ids]
-        order = np.lexsort((ids, dl, d, p))
+        order = np.lexsort((dl, p * len(pk.count) + d))   # stable: ids stay in order
         self.ids, p, d, self.deadline = ids[order], p[order], d[order], dl[order]
         new = np.ones(len(ids), dtype=bool)
         new[1:] = (p[1:] != p[:-1]) | (d[1:] != d[:-1])

@@ -119,8 +119,8 @@ class Pickups:
         state = self.bags.state
         while self._lo < self._hi and state[self._lo] > ON_TUG:
             self._lo += 1
-        ids = np.arange(self._lo, self._hi)
-        return ids[(state[ids] == WAITING) & (self.bags.reserved[ids] < 0)]
+        lo, hi = self._lo, self._hi
+        return lo + np.flatnonzero((state[lo:hi] == WAITING) & (self.bags.reserved[lo:hi] < 0))
 
 
 def urgent_bags(sim, tug, p: int, arrive: float) -> np.ndarray:
