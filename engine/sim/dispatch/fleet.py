@@ -32,8 +32,8 @@ class FleetDispatcher(Dispatcher):
     label = "Fleet assignment"
     description = ("All free tugs assigned together on the all-pairs times against each bag's "
                    "deadline: urgent bags first, full carts, no bag chased that cannot be saved.")
-    reward_s = 120.0       # a pair costs this many seconds less per bag it saves
-    slack_weight = 0.25    # ... and this much more per second of slack of its most urgent bag
+    reward_s = 60.0        # a pair costs this many seconds less per bag it saves
+    slack_weight = 0.5     # ... and this much more per second of slack of its most urgent bag
     candidates = 40        # jobs per tug in the assignment (the nearest ones)
     bag_routes = True      # empty tugs drive bag-aware routes and collect bags on the way
     margin_s = 60.0        # ... where their promised bags keep this much slack
