@@ -6,8 +6,20 @@ from __future__ import annotations
 import html
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import (QCheckBox, QComboBox, QDoubleSpinBox, QFormLayout, QGroupBox,
-                               QHBoxLayout, QLabel, QPushButton, QSpinBox, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDoubleSpinBox,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QSizePolicy,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
 
 from engine.sim.dispatch import DEFAULT_POLICY, DEFAULT_WHY, POLICIES
 from engine.sim.tugs import ACTIVITY_NAMES, DRIVING, HANDLING
@@ -65,9 +77,13 @@ class SimPanel(QWidget):
         for key, cls in POLICIES.items():   # the engine's registry: every policy it has
             self.policy_combo.addItem(cls.label + (" (default)" if key == DEFAULT_POLICY else ""),
                                       key)
+        self.policy_combo.setSizeAdjustPolicy(   # long labels must not widen the dock
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.policy_combo.setMinimumContentsLength(16)
         self.policy_note = QLabel()
         self.policy_note.setWordWrap(True)
-        self.policy_note.setMinimumHeight(4 * self.policy_note.fontMetrics().height())
+        self.policy_note.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Minimum)
+        self.policy_note.setMinimumHeight(5 * self.policy_note.fontMetrics().height())
         self.policy_note.setStyleSheet(f"color: {MUTED}; font-size: 11px;")
         self.policy_combo.currentIndexChanged.connect(self._describe_policy)
         self._describe_policy()

@@ -12,9 +12,10 @@ from engine.sim.dispatch import DEFAULT_POLICY, POLICIES
 from engine.sim.kpi import deterministic
 
 RULES = [name for name in POLICIES if name != DEFAULT_POLICY]
-TRANSFER_DAY = dict(hours=6, seed=0, tugs=6, params=ScheduleParams(transfer_mean=20, checkin_mean=2))
-CHECKIN_DAY = dict(hours=6, seed=0, tugs=6)          # the calibrated day: one bag hall's check-in
-TIGHT_DAY = dict(hours=6, seed=0, tugs=6, params=ScheduleParams(loading_margin_s=1100))
+TRANSFER_DAY = {"hours": 6, "seed": 0, "tugs": 6,
+                "params": ScheduleParams(transfer_mean=20, checkin_mean=2)}
+CHECKIN_DAY = {"hours": 6, "seed": 0, "tugs": 6}   # the calibrated day: one bag hall's check-in
+TIGHT_DAY = {"hours": 6, "seed": 0, "tugs": 6, "params": ScheduleParams(loading_margin_s=1100)}
 
 
 @pytest.fixture(scope="module")

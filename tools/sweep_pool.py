@@ -65,6 +65,7 @@ def run(path: str, workers: int, out: Path, limit: float) -> int:
 def summarise(folder: Path) -> int:
     """summary.csv and mbr-vs-fleet.png beside runs.csv, as ``main.py sweep`` writes them."""
     import pandas as pd
+
     from engine.sweep import results
     from engine.sweep.plot import plot_mbr
     summary = results.summarise(pd.read_csv(folder / "runs.csv"))

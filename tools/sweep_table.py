@@ -20,7 +20,7 @@ from pathlib import Path
 import pandas as pd
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from engine.sim.dispatch import DEFAULT_POLICY, POLICIES  # noqa: E402
+from engine.sim.dispatch import DEFAULT_POLICY, POLICIES
 
 
 def table(summary: pd.DataFrame) -> str:
@@ -53,7 +53,7 @@ def main() -> int:
     name = args.folder.name
     doc = args.into.read_text(encoding="utf-8")
     block = re.compile(rf"(<!-- sweep-table {re.escape(name)} -->\n).*?(<!-- /sweep-table -->)",
-                       re.S)
+                       re.DOTALL)
     if not block.search(doc):
         print(f"{args.into}: no <!-- sweep-table {name} --> block", file=sys.stderr)
         return 2

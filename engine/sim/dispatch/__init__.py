@@ -9,7 +9,11 @@ from __future__ import annotations
 
 from .fleet import FleetDispatcher
 from .pickups import PER_BAG_S, STOP_S, Pickups, latest_departure, within_carts
-from .rules import EarliestDeadlineDispatcher, NearestJobDispatcher, ShortestPathDispatcher
+from .rules import (
+    EarliestDeadlineDispatcher,
+    NearestJobDispatcher,
+    ShortestPathDispatcher,
+)
 from .tables import Recompute, RecomputePolicy, RouteTables
 
 POLICIES = {cls.name: cls for cls in (FleetDispatcher, ShortestPathDispatcher,
@@ -18,9 +22,20 @@ DEFAULT_POLICY = FleetDispatcher.name
 DEFAULT_WHY = ("the default: fewest misconnected bags on both bundled airports at every fleet "
                "size swept (docs/dispatch.md)")
 
-__all__ = ["POLICIES", "DEFAULT_POLICY", "DEFAULT_WHY", "make_dispatcher", "PER_BAG_S", "STOP_S",
-           "Pickups", "latest_departure", "within_carts", "Recompute", "RecomputePolicy",
-           "RouteTables"]
+__all__ = [
+    "DEFAULT_POLICY",
+    "DEFAULT_WHY",
+    "PER_BAG_S",
+    "POLICIES",
+    "STOP_S",
+    "Pickups",
+    "Recompute",
+    "RecomputePolicy",
+    "RouteTables",
+    "latest_departure",
+    "make_dispatcher",
+    "within_carts",
+]
 
 
 def make_dispatcher(name: str):

@@ -91,7 +91,7 @@ class FleetDispatcher(Dispatcher):
         near[cands] = True
         return near
 
-    def _costs(self, sim, tugs, jobs: "_Jobs"):
+    def _costs(self, sim, tugs, jobs: _Jobs):
         plain_s = sim.tables.plain_s
         nodes = np.array([t.node for t in tugs], dtype=np.int64)
         room = np.array([t.capacity - sim.bags.on_tug[t.id] for t in tugs], dtype=np.int64)

@@ -47,7 +47,7 @@ class ShortestPathDispatcher(Dispatcher):
     take the tug there, and the tug collects bags waiting where its route passes."""
 
     name = "shortest-path"
-    label = "Shortest path (the paper's rule)"
+    label = "Shortest path (paper)"
     description = ("Each free tug alone: the pickup closest on bag-aware all-pairs distance, "
                    "bag-aware routes, bags collected on the way.")
     bag_bonus_s = 5.0         # a pickup looks this many seconds closer per bag waiting there

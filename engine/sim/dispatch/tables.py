@@ -8,8 +8,8 @@ again when the waiting bags change — on every change, or at most every N simul
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 import numpy as np
 
