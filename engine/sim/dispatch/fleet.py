@@ -185,20 +185,11 @@ class _Jobs:
     def __init__(self, sim, size: int, near: np.ndarray | None = None):
         """``near``: a node mask; only bags waiting there (default: anywhere)."""
         pk, b = sim.pickups, sim.bags
-        ids = pk.free()
         at = sim.pickable if near is None else sim.pickable & near
-        ids = ids[at[b.node[ids]] & (pk.ldt[ids] >= sim.t + STOP_S)]
-        p, d, dl = b.node[ids], b.set.dest[ids], b.set.deadline[ids]
-        order = np.lexsort((dl, p * len(pk.count) + d))   # stable: ids stay in order
-        self.ids, p, d, self.deadline = ids[order], p[order], d[order], dl[order]
-        new = np.ones(len(ids), dtype=bool)
-        new[1:] = (p[1:] != p[:-1]) | (d[1:] != d[:-1])
-        group = np.cumsum(new) - 1
-        rank = np.arange(len(ids)) - np.flatnonzero(new)[group]
-        new |= (rank % max(size, 1)) == 0
-        self.start = np.flatnonzero(new)
-        self.end = np.append(self.start[1:], len(ids))
-        self.p, self.d = p[self.start], d[self.start]
+        self.ids, self.deadline, self.start, self.end = _group(
+            pk.free(), b.node, b.set.dest, b.set.deadline, pk.ldt, at, sim.t + STOP_S,
+            max(size, 1))
+        self.p, self.d = b.node[self.ids[self.start]], b.set.dest[self.ids[self.start]]
         self.n = len(self.start)
         self.sim = sim
 
@@ -207,6 +198,31 @@ class _Jobs:
         lo, hi = self.start[j], self.end[j]
         ids = self.ids[lo:hi][self.deadline[lo:hi] >= done]
         return within_carts(self.sim, tug, ids)[: tug.capacity - self.sim.bags.on_tug[tug.id]]
+
+
+@numba.njit(cache=True, nogil=True)
+def _group(free, node, dest, deadline, ldt, at, earliest, size):
+    """The bags of ``free`` waiting ``at`` a node that can leave by ``earliest``, sorted by
+    (pickup, stand, deadline, id), and where each job starts and ends: a new (pickup, stand), or
+    every ``size`` bags of one."""
+    ids = free[at[node[free]] & (ldt[free] >= earliest)]
+    ids = ids[np.argsort(deadline[ids], kind="mergesort")]
+    key = node[ids] * at.shape[0] + dest[ids]      # at: one entry per node
+    order = np.argsort(key, kind="mergesort")
+    ids, key = ids[order], key[order]
+    start = np.empty(ids.shape[0], dtype=np.int64)
+    n, rank = 0, 0
+    for i in range(ids.shape[0]):
+        rank = 0 if i == 0 or key[i] != key[i - 1] else rank + 1
+        if rank % size == 0:
+            start[n] = i
+            n += 1
+    start = start[:n].copy()
+    end = np.empty(n, dtype=np.int64)
+    end[:-1] = start[1:]
+    if n:
+        end[-1] = ids.shape[0]
+    return ids, deadline[ids], start, end
 
 
 def _nearest(drive: np.ndarray, k: int) -> np.ndarray:
