@@ -229,6 +229,8 @@ def test_moved_tugs_drive_to_their_new_depot(tmp_path):
 
 def test_less_capacity_never_puts_bags_down_and_applies_once_they_fit(regional):
     sim = day(regional, until=4 * 3600.0)
+    while sim.bags.on_tug.max() <= 3 and not sim.finished:   # a tug with more than 3 bags aboard
+        sim.run_until(sim.t + 30, check=True)
     loaded = max(sim.tugs, key=lambda t: sim.bags.on_tug[t.id])
     assert sim.bags.on_tug[loaded.id] > 3
     apply_edit(sim, SetCapacity("DEPOT", 3))

@@ -8,6 +8,7 @@ import pytest
 from engine.airport.layout_io import bundled_airports, load_airport
 from engine.sim import DELIVERED, MISCONNECTED, ON_TUG, WAITING, SimConfig, Simulation
 from engine.sim.bags import Bags, ConservationError
+from engine.sim.dispatch import POLICIES
 from engine.sim.kpi import deterministic
 from engine.airport.layout import ScheduleParams
 from engine.sim.schedule import GATE_CLEAR_S, BagSet, FlightsError, read_flights_csv
@@ -30,7 +31,7 @@ def run_day(airport, **kw):
     return sim
 
 
-@pytest.mark.parametrize("policy", ["shortest-path", "baseline"])
+@pytest.mark.parametrize("policy", list(POLICIES))
 def test_every_bag_is_in_exactly_one_state_after_every_event(regional, policy):
     sim = Simulation(regional, SimConfig(hours=24, seed=3, policy=policy))   # a full day
     sim.run_until(sim.end_time, check=True)   # Bags.check after every event

@@ -75,7 +75,8 @@ gates = ["A1"]
     assert "[factors]: unknown factor 'gates'" in text
     assert "[factors] fleet item 2: 0 is not a whole number from 1 to 10,000" in text
     assert "[factors] fleet item 3: 'many' is not a whole number from 1 to 10,000" in text
-    assert "[factors] policy: 'fastest' is not one of baseline, shortest-path" in text
+    assert ("[factors] policy: 'fastest' is not one of baseline, earliest-deadline, fleet, "
+            "shortest-path") in text
     assert "[factors] load: the list is empty" in text
     assert "[factors] hours: 400 is not a number of hours" in text
 

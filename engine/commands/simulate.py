@@ -15,7 +15,7 @@ from pathlib import Path
 
 from ..airport.layout_io import bundled_airports, load_bundled_or_file
 from ..sim import kpi
-from ..sim.dispatch import POLICIES
+from ..sim.dispatch import DEFAULT_POLICY, POLICIES
 from ..sim.edit_io import EditPlan, clock
 from ..sim.edits import EditError
 from ..sim.route_engine import ENGINES
@@ -45,8 +45,10 @@ def add_arguments(p) -> None:
     p.add_argument("--route-engine", default=None, choices=list(ENGINES),
                    help="all-pairs: Floyd–Warshall on key nodes; from-tugs: shortest paths on "
                         "the full road graph from the tugs (the same day, other solve times)")
-    p.add_argument("--policy", default=None, choices=sorted(POLICIES),
-                   help="dispatcher: the paper's shortest-path one, or the nearest-job baseline")
+    p.add_argument("--policy", default=None, choices=list(POLICIES),
+                   help="dispatcher: " + "; ".join(f"{name}: {cls.description}"
+                                                   for name, cls in POLICIES.items())
+                   + f" (default {DEFAULT_POLICY})")
     p.add_argument("--recompute", default=None,
                    help="bag-aware all-pairs solve: 'change' (every change of the waiting bags), "
                         "N (at most every N simulated seconds) or 'auto' (change up to 100 "
@@ -113,7 +115,8 @@ def run(args) -> int:
     print(f"{airport.name}: {summary['policy']}, {counted(summary['tugs'], 'tug')}, "
           f"{summary['flights']} flights, {summary['bags_created']} bags "
           f"(delivered {s['delivered']}, misconnected {s['misconnected']}, waiting {s['waiting']}, "
-          f"on tugs {s['on_tug']}); MBR {summary['mbr_per_1000']:.2f} per 1,000; "
+          f"on tugs {s['on_tug']}); MBR {summary['mbr_per_1000']:.2f} per 1,000, unavoidable "
+          f"{summary['unavoidable']} ({summary['unavoidable_per_1000']:.2f} per 1,000); "
           f"{summary['recomputes']} bag-aware solves ({', '.join(summary['variants_run'])}); "
           + (f"{len(plan.applied)} edit(s) applied; " if plan.applied else "")
           + f"{summary['wall_s']:.1f} s")

@@ -1,6 +1,7 @@
 """Key performance indicators: sampled over simulated time and summed up at the end.
 
-MBR (misconnected bag rate) is misconnected bags per 1,000 bags created. The summary gives the
+MBR (misconnected bag rate) is misconnected bags per 1,000 bags created; ``unavoidable`` counts
+the bags no dispatcher could have delivered (``bound.unavoidable``), a lower bound on it. The summary gives the
 bags created and the count in each state, which add up (``Bags.check`` enforces it each step).
 """
 
@@ -12,7 +13,7 @@ import math
 from dataclasses import asdict
 from pathlib import Path
 
-from .bags import DELIVERED, MISCONNECTED, ON_TUG, STATE_NAMES, WAITING
+from .bags import DELIVERED, MISCONNECTED, ON_TUG, PENDING, STATE_NAMES, WAITING
 
 SERIES_FIELDS = ("t", "created", "waiting", "on_tug", "delivered", "misconnected", "mbr",
                  "tugs_busy", "recomputes")
@@ -40,6 +41,7 @@ def summary(sim) -> dict:
     slack = b.set.deadline[delivered] - b.done_time[delivered]
     span = max(sim.t, 1e-9)
     bag_aware = [r for r in sim.tables.log if r.kind == "bag-aware"]
+    unavoidable = int((sim.unavoidable & (b.state != PENDING)).sum())   # engine.sim.bound
     return {
         "airport": sim.airport.name,
         "policy": sim.dispatcher.name,
@@ -57,6 +59,8 @@ def summary(sim) -> dict:
         "delivered_on_time": states["delivered"],
         "misconnected": states["misconnected"],
         "mbr_per_1000": round(mbr(states["misconnected"], b.created), 3),
+        "unavoidable": unavoidable,
+        "unavoidable_per_1000": round(mbr(unavoidable, b.created), 3),
         "mean_slack_s": round(float(slack.mean()), 3) if len(slack) else None,
         "worst_slack_s": round(float(slack.min()), 3) if len(slack) else None,
         "tug_utilisation": round(math.fsum(min(t.busy_s, span) for t in sim.tugs) / (len(sim.tugs) * span), 4)

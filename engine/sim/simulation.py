@@ -18,8 +18,9 @@ import numpy as np
 
 from ..airport.layout import Airport
 from .bags import ON_TUG, PENDING, WAITING, Bags, ConservationError
-from .dispatch import (PER_BAG_S, STOP_S, Pickups, Recompute, RecomputePolicy, RouteTables,
-                       latest_departure, make_dispatcher)
+from .bound import unavoidable
+from .dispatch import (DEFAULT_POLICY, PER_BAG_S, STOP_S, Pickups, Recompute, RecomputePolicy,
+                       RouteTables, latest_departure, make_dispatcher)
 from .kpi import sample, summary
 from .network import RoadNetwork
 from .schedule import (Flight, Schedule, ScheduleParams, generate_flights, make_bags,
@@ -44,7 +45,7 @@ class SimConfig:
     tugs: int | None = None           # None: the airport's fleets; else (>= 1) spread over them
     variant: str = "auto"            # a variant of the route engine's family; auto = fastest here
     route_engine: str = "all-pairs"   # or "from-tugs" (engine.sim.route_engine.ENGINES)
-    policy: str = "shortest-path"     # or "baseline"
+    policy: str = DEFAULT_POLICY      # a name of engine.sim.dispatch.POLICIES
     recompute: str = "auto"           # "change", seconds between solves, or "auto"
     dispatch_tick_s: float = 10.0
     kpi_every_s: float = 300.0
@@ -141,6 +142,8 @@ class Simulation:
 
         self.bags = Bags(bagset, self.net.n, len(self.tugs))
         self.pickups = Pickups(self.bags, latest_departure(bagset, self.tables.plain_s), self.net.n)
+        self.unavoidable = unavoidable(self.net, bagset, self.pickable,
+                                       sorted({t.depot for t in self.tugs}))
         self._ready_ptr = 0
         self._deadline_order = np.lexsort((np.arange(len(bagset)), bagset.deadline))
         self._deadline_ptr = 0
@@ -233,6 +236,7 @@ class Simulation:
         if self._free and t >= self._next_round and self.pickups.version != self._round_version:
             self._round_version = self.pickups.version
             free, self._free = self._free, []
+            self.dispatcher.plan(self, [self.tugs[k] for k in free])
             for k in free:
                 self._dispatch(self.tugs[k])
             self._next_round = t + self.config.dispatch_tick_s

@@ -1,6 +1,7 @@
 """The sweep's PNG: misconnected bags per 1,000 against fleet size, one line per policy, with the
 95% confidence interval over the seeds (within the KPI's bounds: ``results.summarise``) as error
-bars; one panel per layout. Matplotlib, no display."""
+bars, and the lower bound (bags no dispatcher could deliver, ``engine.sim.bound``) as a dashed
+line; one panel per layout. Matplotlib, no display."""
 
 from __future__ import annotations
 
@@ -15,6 +16,8 @@ import pandas as pd  # noqa: E402
 
 from .results import mbr_curves  # noqa: E402
 
+BOUND = "unavoidable_per_1000_mean"
+
 
 def plot_mbr(summary: pd.DataFrame, out: Path, title: str = "") -> Path:
     curves = mbr_curves(summary)
@@ -25,6 +28,9 @@ def plot_mbr(summary: pd.DataFrame, out: Path, title: str = "") -> Path:
         for c in (c for c in curves if c.layout == layout):
             err = np.nan_to_num([c.mean - c.lo, c.hi - c.mean], nan=0.0)
             ax.errorbar(c.fleet, c.mean, yerr=err, marker="o", capsize=4, label=c.label)
+        if BOUND in summary:   # the same days under every policy: the same bound
+            bound = summary[summary["layout"] == layout].groupby("fleet")[BOUND].mean()
+            ax.plot(bound.index, bound.to_numpy(), "k--", label="lower bound (unavoidable)")
         ax.set_title(layout)
         ax.set_xlabel("fleet (tugs)")
         ax.grid(alpha=0.3)

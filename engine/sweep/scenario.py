@@ -7,7 +7,7 @@
     [factors]                  # each a value or a list of values; left out: the default
     layout = ["regional"]      # bundled airport names or layout files (relative to this file)
     fleet = [4, 6, 8]          # tugs in all (default: the airport's own fleets)
-    policy = ["shortest-path", "baseline"]
+    policy = ["fleet", "baseline"]   # engine.sim.dispatch.POLICIES (default: DEFAULT_POLICY)
     load = [1.0, 1.5]          # multiplies the bags per flight
     hours = [6]                # length of the day
     edits = ["none", "road"]   # timed what-if edits: "none", a set below, or a scenario file's
@@ -33,7 +33,7 @@ from ..airport.layout import Airport
 from ..airport.layout_io import MAX_TUGS, LayoutError, load_airport
 from ..apsp import variants
 from ..input_error import InputError, shown
-from ..sim.dispatch import POLICIES
+from ..sim.dispatch import DEFAULT_POLICY, POLICIES
 from ..words import counted
 from ..sim.edit_io import TimedEdit, edit_from_dict
 from ..sim.scenario_file import ScenarioError, load_scenario
@@ -41,7 +41,7 @@ from ..toml_input import is_int as _is_int, is_number as _is_number, is_text as 
 from ..toml_input import layout_path, read_toml, toml_text, tomllib, top_tables
 
 FACTORS = ("layout", "fleet", "policy", "load", "hours", "edits")
-DEFAULTS = {"fleet": None, "policy": "shortest-path", "load": 1.0, "hours": 24.0, "edits": "none"}
+DEFAULTS = {"fleet": None, "policy": DEFAULT_POLICY, "load": 1.0, "hours": 24.0, "edits": "none"}
 NO_EDITS = "none"
 _SWEEP_KEYS = {"seeds", "variant"}
 MAX_SEEDS = 10_000

@@ -15,6 +15,7 @@ from PySide6.QtCore import QObject, QSettings, Qt, QTimer, Signal
 from PySide6.QtWidgets import QComboBox, QLabel, QStyle
 
 from engine.sim import SimConfig
+from engine.sim.dispatch import DEFAULT_POLICY
 from engine.sim.edit_io import EditPlan
 from engine.words import counted
 
@@ -337,7 +338,7 @@ class LiveDay(QObject):
         panel.load_spin.setValue(s.value("sim/load", 1.0, type=float))
         panel.seed_spin.setValue(s.value("sim/seed", 0, type=int))
         panel.hours_spin.setValue(s.value("sim/hours", 24, type=int))
-        panel.set_policy(s.value("sim/policy", "shortest-path", type=str))
+        panel.set_policy(s.value("sim/policy", DEFAULT_POLICY, type=str))
         speed = s.value("sim/speed", 60, type=int)
         self.set_speed(speed if speed in SPEEDS else 60)
         self.set_race(s.value("sim/race", False, type=bool))

@@ -7,8 +7,10 @@ import html
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QDoubleSpinBox, QFormLayout, QGroupBox,
-                               QHBoxLayout, QLabel, QPushButton, QSpinBox, QVBoxLayout, QWidget)
+                               QHBoxLayout, QLabel, QPushButton, QSizePolicy, QSpinBox, QVBoxLayout,
+                               QWidget)
 
+from engine.sim.dispatch import DEFAULT_POLICY, DEFAULT_WHY, POLICIES
 from engine.sim.tugs import ACTIVITY_NAMES, DRIVING, HANDLING
 from engine.words import counted, node_label
 
@@ -17,7 +19,6 @@ from ..map.tug_layer import SELECTED, TUG_COLORS
 MUTED = "#5f6b7a"
 PENDING = "#d9480f"      # a setting changed that the running day does not have yet
 ON_RESTART = "↺ on restart"
-POLICIES = (("shortest-path", "Shortest path (bag-aware)"), ("baseline", "Baseline (nearest job)"))
 
 
 def format_clock(seconds: float) -> str:
@@ -72,14 +73,24 @@ class SimPanel(QWidget):
         self.seed_spin.setRange(0, 999_999)
         self.seed_spin.setToolTip("Same seed, same flights and bags")
         self.policy_combo = QComboBox()
-        for key, label in POLICIES:
-            self.policy_combo.addItem(label, key)
-        self.policy_combo.setToolTip("Shortest path: jobs by bag-aware all-pairs distance and "
-                                     "urgency. Baseline: nearest bags by plain travel time. "
-                                     "Applies at once, as a what-if edit")
+        for key, cls in POLICIES.items():   # the engine's registry: every policy it has
+            self.policy_combo.addItem(cls.label + (" (default)" if key == DEFAULT_POLICY else ""),
+                                      key)
+        self.policy_combo.setToolTip("Applies at once, as a what-if edit")
+        self.policy_combo.setSizeAdjustPolicy(   # long labels must not widen the dock
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.policy_combo.setMinimumContentsLength(16)
+        self.policy_note = QLabel()
+        self.policy_note.setWordWrap(True)
+        self.policy_note.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Minimum)
+        self.policy_note.setMinimumHeight(5 * self.policy_note.fontMetrics().height())
+        self.policy_note.setStyleSheet(f"color: {MUTED}; font-size: 11px;")
+        self.policy_combo.currentIndexChanged.connect(self._describe_policy)
+        self._describe_policy()
         self.markers: dict[str, QLabel] = {}
         form.addRow("Fleet", self.fleet_spin)
         form.addRow("Dispatch", self.policy_combo)
+        form.addRow(self.policy_note)
         for key, label, spin in (("hours", "Hours", self.hours_spin),
                                  ("load", "Bag arrivals", self.load_spin),
                                  ("seed", "Seed", self.seed_spin)):
@@ -168,6 +179,11 @@ class SimPanel(QWidget):
 
     def policy(self) -> str:
         return self.policy_combo.currentData()
+
+    def _describe_policy(self) -> None:
+        key = self.policy()
+        why = f" This is {DEFAULT_WHY}." if key == DEFAULT_POLICY else ""
+        self.policy_note.setText(POLICIES[key].description + why)
 
     def set_policy(self, key: str) -> None:
         i = self.policy_combo.findData(key)

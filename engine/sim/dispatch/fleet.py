@@ -1,0 +1,258 @@
+"""The fleet-wide, deadline-aware dispatcher (the default): every free tug is assigned at once.
+
+At each dispatch round the free tugs and the open jobs form one assignment problem, solved by
+``scipy.optimize.linear_sum_assignment``. A job is the bags waiting at one pickup for one stand
+(one cart's load, as bags are sorted by flight), most urgent first. For tug i and job j the
+route tables give when the job would be done: drive to the pickup, load, drive to the stand,
+unload. A bag whose deadline comes before that would miss with this tug: it is not promised,
+and a pair that saves no bag is not allowed (no tug chases a bag it cannot save). The cost of a
+pair is the tug time it takes, less a reward per bag saved, plus a charge on the slack of its
+most urgent saved bag, so urgent bags go first and full loads beat short trips. Where the tug
+stops it fills its other carts with the most urgent bags there. Loaded, it visits its stands in
+the order that delivers the most bags on time.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import numba
+import numpy as np
+from scipy.optimize import linear_sum_assignment
+
+from ..bags import WAITING
+from .pickups import PER_BAG_S, STOP_S, urgent_bags, within_carts
+from .rules import Dispatcher
+
+_FORBIDDEN = 1e12
+
+
+class FleetDispatcher(Dispatcher):
+    name = "fleet"
+    label = "Fleet assignment"
+    description = ("All free tugs assigned together on the all-pairs times against each bag's "
+                   "deadline: urgent bags first, full carts, no bag chased that cannot be saved.")
+    reward_s = 60.0        # a pair costs this many seconds less per bag it saves
+    slack_weight = 0.5     # ... and this much more per second of slack of its most urgent bag
+    candidates = 40        # jobs per tug in the assignment (the nearest ones)
+    bag_routes = True      # empty tugs drive bag-aware routes and collect bags on the way
+    margin_s = 60.0        # ... where their promised bags keep this much slack
+    detour_s = 20.0        # ... where the bag-aware route is at most this much slower
+
+    def __init__(self):
+        self._plan: dict[int, tuple[int, np.ndarray] | None] = {}   # tug id -> its job or none
+
+    def plan(self, sim, tugs) -> None:
+        """Assign the free empty tugs to jobs together; ``choose_pickup`` hands out the plan."""
+        self._plan = {}
+        tugs = [t for t in tugs if not t.retired and not len(t.pickup)
+                and sim.bags.on_tug[t.id] == 0]
+        if len(tugs) < 2:
+            return
+        self._plan = dict.fromkeys(t.id for t in tugs)
+        jobs = _Jobs(sim, max(t.capacity for t in tugs))
+        if not jobs.n:
+            return
+        cost, done = self._costs(sim, tugs, jobs)
+        rows, cols = linear_sum_assignment(cost)
+        for i, j in zip(rows.tolist(), cols.tolist()):
+            if cost[i, j] < _FORBIDDEN:
+                self._plan[tugs[i].id] = (int(jobs.p[j]), jobs.saved(j, done[i, j], tugs[i]))
+
+    def choose_pickup(self, sim, tug):
+        if tug.id in self._plan:   # planned this round (None: no job left for it)
+            job = self._plan.pop(tug.id)
+            if job is None:
+                return None
+        else:               # a tug free between rounds, or carrying bags: the best job for it
+            if sim.bags.on_tug[tug.id] >= tug.capacity:
+                return None
+            jobs = _Jobs(sim, tug.capacity, self._near(sim, tug.node))
+            if not jobs.n:
+                return None
+            cost, done = self._costs(sim, [tug], jobs)
+            j = int(np.argmin(cost[0]))
+            if cost[0, j] >= _FORBIDDEN:
+                return None
+            job = int(jobs.p[j]), jobs.saved(j, done[0, j], tug)
+        p, ids = job
+        b = sim.bags
+        ids = ids[(b.state[ids] == WAITING) & (b.reserved[ids] < 0)]
+        return (p, ids) if len(ids) else None
+
+    def _near(self, sim, s: int) -> np.ndarray:
+        """The ``candidates`` pickups nearest to ``s`` where bags wait, as a node mask: its
+        ``candidates`` nearest jobs are there, so no other bag need be sorted."""
+        cands = np.flatnonzero(sim.pickups.live > 0)
+        near = np.zeros(len(sim.pickable), dtype=bool)
+        d = sim.tables.plain_s[s, cands]
+        if len(cands) > self.candidates:
+            cands = cands[np.argpartition(d, self.candidates - 1)[: self.candidates]]
+        near[cands] = True
+        return near
+
+    def _costs(self, sim, tugs, jobs: _Jobs):
+        plain_s = sim.tables.plain_s
+        nodes = np.array([t.node for t in tugs], dtype=np.int64)
+        room = np.array([t.capacity - sim.bags.on_tug[t.id] for t in tugs], dtype=np.int64)
+        drive = plain_s[np.ix_(nodes, jobs.p)]
+        keep = _nearest(drive, self.candidates)
+        return _pair_costs(drive, keep, room, plain_s[jobs.p, jobs.d], jobs.start, jobs.end,
+                           jobs.deadline, sim.t, self.reward_s, self.slack_weight)
+
+    def route(self, sim, i: int, j: int, loaded: bool = False) -> np.ndarray:
+        """Empty, the bag-aware route (it passes waiting bags); loaded, the quickest."""
+        if loaded or not self.bag_routes:
+            return sim.tables.plain_route(i, j)
+        sim.tables.refresh(sim.t, sim.pickups.live, sim.pickups.version)
+        path = sim.tables.bag_route(i, j)
+        if sim.net.leg_times(path)[0][-1] > sim.tables.plain_s[i, j] + self.detour_s:
+            return sim.tables.plain_route(i, j)
+        return path
+
+    def stop_on_the_way(self, sim, tug, path: np.ndarray) -> int | None:
+        """On the way to its pickup, the first node where bags wait that fit the tug's carts,
+        if stopping there still leaves every bag promised to it on time."""
+        promised = tug.pickup
+        if not self.bag_routes or len(path) < 3 or not len(promised) or sim.bags.on_tug[tug.id]:
+            return None
+        b, plain_s, pk = sim.bags.set, sim.tables.plain_s, sim.pickups
+        s, p = int(path[0]), int(path[-1])
+        finish = plain_s[p, b.dest[promised]] + 2 * (STOP_S + PER_BAG_S * len(promised))
+        slack = float(np.min(b.deadline[promised] - finish)) - sim.t
+        inner = path[1:-1]
+        for q in inner[(pk.live[inner] > 0) & sim.pickable[inner]].tolist():
+            ids = urgent_bags(sim, tug, q, sim.t + plain_s[s, q])
+            late = plain_s[s, q] + plain_s[q, p] + STOP_S + PER_BAG_S * len(ids)
+            if len(ids) and late <= slack - self.margin_s:
+                return q
+        return None
+
+    def choose_delivery(self, sim, tug, ids: np.ndarray) -> int | None:
+        """The first stand of the visiting order (of up to 4 stands) that delivers the most bags
+        on time, then soonest; None when no bag on board can still make it."""
+        b = sim.bags.set
+        best = _first_stand(ids, b.dest, b.deadline, sim.tables.plain_s, tug.node, sim.t,
+                            _ORDERS, _ORDERS_AT)
+        return None if best < 0 else best
+
+
+# every visiting order of k = 1-4 stands: rows _ORDERS_AT[k - 1] to _ORDERS_AT[k], k columns used
+_ORDERS = np.array([p + (0,) * (4 - k) for k in range(1, 5)
+                    for p in itertools.permutations(range(k))], dtype=np.int64)
+_ORDERS_AT = np.cumsum([0, 1, 2, 6, 24])
+
+
+@numba.njit(cache=True, nogil=True)
+def _first_stand(ids, dest, deadline, plain_s, at, now, orders, orders_at):
+    """See ``FleetDispatcher.choose_delivery``; more than 4 stands: the nearest; -1: none."""
+    alive = ids[deadline[ids] >= now + plain_s[at, dest[ids]] + STOP_S]
+    if alive.shape[0] == 0:
+        return -1
+    alive = alive[np.argsort(deadline[alive], kind="mergesort")]
+    alive = alive[np.argsort(dest[alive], kind="mergesort")]   # by stand, then deadline
+    d = dest[alive]
+    starts = [0]
+    for i in range(1, d.shape[0]):
+        if d[i] != d[i - 1]:
+            starts.append(i)
+    k = len(starts)
+    starts.append(d.shape[0])
+    if k > 4:
+        best = -1
+        for s in starts[:-1]:
+            if best < 0 or plain_s[at, d[s]] < plain_s[at, best]:
+                best = d[s]
+        return best
+    dl = deadline[alive]
+    best, best_on, best_t = -1, -1, np.inf
+    for r in range(orders_at[k - 1], orders_at[k]):
+        t, u, on = now, at, 0
+        for c in range(k):
+            lo, hi = starts[orders[r, c]], starts[orders[r, c] + 1]
+            t += plain_s[u, d[lo]] + STOP_S + PER_BAG_S * (hi - lo)
+            on += hi - lo - np.searchsorted(dl[lo:hi], t)
+            u = d[lo]
+        if on > best_on or (on == best_on and t < best_t):
+            best, best_on, best_t = d[starts[orders[r, 0]]], on, t
+    return best
+
+
+class _Jobs:
+    """The open jobs: free waiting bags that some tug could still save, grouped by (pickup,
+    stand), most urgent first, split into loads of at most ``size`` bags."""
+
+    def __init__(self, sim, size: int, near: np.ndarray | None = None):
+        """``near``: a node mask; only bags waiting there (default: anywhere)."""
+        pk, b = sim.pickups, sim.bags
+        at = sim.pickable if near is None else sim.pickable & near
+        self.ids, self.deadline, self.start, self.end = _group(
+            pk.free(), b.node, b.set.dest, b.set.deadline, pk.ldt, at, sim.t + STOP_S,
+            max(size, 1))
+        self.p, self.d = b.node[self.ids[self.start]], b.set.dest[self.ids[self.start]]
+        self.n = len(self.start)
+        self.sim = sim
+
+    def saved(self, j: int, done: float, tug) -> np.ndarray:
+        """Job ``j``'s bags that make their deadline when the job is done at ``done``."""
+        lo, hi = self.start[j], self.end[j]
+        ids = self.ids[lo:hi][self.deadline[lo:hi] >= done]
+        return within_carts(self.sim, tug, ids)[: tug.capacity - self.sim.bags.on_tug[tug.id]]
+
+
+@numba.njit(cache=True, nogil=True)
+def _group(free, node, dest, deadline, ldt, at, earliest, size):
+    """The bags of ``free`` waiting ``at`` a node that can leave by ``earliest``, sorted by
+    (pickup, stand, deadline, id), and where each job starts and ends: a new (pickup, stand), or
+    every ``size`` bags of one."""
+    ids = free[at[node[free]] & (ldt[free] >= earliest)]
+    ids = ids[np.argsort(deadline[ids], kind="mergesort")]
+    key = node[ids] * at.shape[0] + dest[ids]      # at: one entry per node
+    order = np.argsort(key, kind="mergesort")
+    ids, key = ids[order], key[order]
+    start = np.empty(ids.shape[0], dtype=np.int64)
+    n, rank = 0, 0
+    for i in range(ids.shape[0]):
+        rank = 0 if i == 0 or key[i] != key[i - 1] else rank + 1
+        if rank % size == 0:
+            start[n] = i
+            n += 1
+    start = start[:n].copy()
+    end = np.empty(n, dtype=np.int64)
+    end[:-1] = start[1:]
+    if n:
+        end[-1] = ids.shape[0]
+    return ids, deadline[ids], start, end
+
+
+def _nearest(drive: np.ndarray, k: int) -> np.ndarray:
+    """Per tug, the ``k`` jobs nearest to it (all of them when there are no more)."""
+    if drive.shape[1] <= k:
+        return np.ones(drive.shape, dtype=np.bool_)
+    kth = np.argpartition(drive, k - 1, axis=1)[:, :k]
+    keep = np.zeros(drive.shape, dtype=np.bool_)
+    np.put_along_axis(keep, kth, True, axis=1)
+    return keep
+
+
+@numba.njit(cache=True, nogil=True)
+def _pair_costs(drive, keep, room, deliver, start, end, deadline, now, reward, slack_weight):
+    """Cost and completion time of every (tug, job) pair (``_FORBIDDEN`` where it saves none
+    or is not a candidate)."""
+    nt, nj = drive.shape
+    cost = np.full((nt, nj), _FORBIDDEN)
+    done = np.full((nt, nj), np.inf)
+    for i in range(nt):
+        for j in range(nj):
+            if not keep[i, j] or not np.isfinite(drive[i, j] + deliver[j]):
+                continue
+            size = min(end[j] - start[j], room[i])
+            handling = 2.0 * (STOP_S + PER_BAG_S * size)
+            t = now + drive[i, j] + deliver[j] + handling
+            first = start[j] + np.searchsorted(deadline[start[j]:end[j]], t)
+            saved = min(end[j] - first, room[i])
+            if saved <= 0:
+                continue
+            done[i, j] = t
+            cost[i, j] = (t - now) - reward * saved + slack_weight * (deadline[first] - t)
+    return cost, done

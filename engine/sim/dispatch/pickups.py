@@ -1,0 +1,179 @@
+"""Waiting bags as dispatchers see them: per pickup node, in arrival order, with the latest time
+each can leave its origin and still make its flight; and how bags fit a tug's carts.
+
+Tugs load bags as they are loaded on the ramp, sorted by flight: each of its carts holds the bags
+of one stand, so it takes bags for at most ``carts`` stands at once (``within_carts``).
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from ..bags import ON_TUG, PENDING, WAITING, Bags
+
+STOP_S = 30.0        # hitch/unhitch carts at a stop
+PER_BAG_S = 4.0      # load or unload one bag
+
+
+class Pickups:
+    """Waiting bags not yet promised to a tug, per node in arrival order.
+
+    ``count``: unpromised waiting bags per node. ``live``: those of them that can still make their
+    deadline from where they wait (latest departure not passed) — what the bag-aware cost counts,
+    so bags already lost do not pull routes towards them.
+    """
+
+    def __init__(self, bags: Bags, ldt: np.ndarray, n_nodes: int):
+        self.bags = bags
+        self.ldt = ldt                                     # latest departure from origin
+        self.queue: list[list[int]] = [[] for _ in range(n_nodes)]
+        self.count = np.zeros(n_nodes, dtype=np.int64)
+        self.live = np.zeros(n_nodes, dtype=np.int64)
+        self.expired = np.zeros(len(ldt), dtype=bool)     # no longer counted in ``live``
+        self._order = np.lexsort((np.arange(len(ldt)), ldt))
+        self._ldt_sorted = ldt[self._order].tolist()      # the sweep in ``expire`` reads these
+        self._ptr = 0
+        self._lo = self._hi = 0                            # ``free`` looks at bags lo..hi-1
+        self.version = 0
+
+    def add(self, ids: np.ndarray) -> None:
+        origin = self.bags.set.origin
+        nodes = origin[ids]
+        for b, p in zip(ids.tolist(), nodes.tolist()):
+            self.queue[p].append(b)
+        _tally(ids, nodes, 1, self.count, self.live, self.expired)
+        self._hi = max(self._hi, int(ids.max()) + 1) if len(ids) else self._hi
+        self.version += 1
+
+    def remove(self, ids: np.ndarray, nodes: np.ndarray) -> None:
+        """Bags that stop being available (promised, loaded, or misconnected while waiting),
+        waiting at ``nodes`` (one per bag)."""
+        if len(ids):
+            _tally(ids, nodes, -1, self.count, self.live, self.expired)
+            self.expired[ids] = True
+            self.version += 1
+
+    def release(self, ids: np.ndarray, t: float) -> None:
+        """Promised bags a tug will not fetch after all: available again to every tug."""
+        if not len(ids):
+            return
+        b = self.bags
+        b.reserved[ids] = -1
+        origin = b.set.origin
+        for p in np.unique(origin[ids]).tolist():
+            q = set(self.queue[p])
+            self.queue[p].extend(x for x in ids[origin[ids] == p].tolist() if x not in q)
+        np.add.at(self.count, origin[ids], 1)
+        fresh = ids[self.ldt[ids] >= t]
+        self.expired[fresh] = False     # the sweep in ``expire`` has not reached them yet
+        np.add.at(self.live, origin[fresh], 1)
+        self.version += 1
+
+    def expire(self, t: float) -> None:
+        """Bags whose latest departure has passed stop counting as live."""
+        hi, ldt = self._ptr, self._ldt_sorted
+        while hi < len(ldt) and ldt[hi] < t:
+            hi += 1
+        if hi == self._ptr:
+            return
+        ids = self._order[self._ptr:hi]
+        self._ptr = hi
+        b = self.bags
+        ids = ids[~self.expired[ids]]
+        self.expired[ids] = True
+        waiting = ids[(b.state[ids] == WAITING) & (b.reserved[ids] < 0)]
+        if len(waiting):
+            np.subtract.at(self.live, b.node[waiting], 1)
+            self.version += 1
+
+    def retime(self, ldt: np.ndarray, t: float) -> None:
+        """New latest departures (an edit changed the roads or the bags' gates): ``live`` and the
+        sweep of ``expire`` re-derived at time ``t`` as if these had held all along."""
+        b = self.bags
+        self.ldt = ldt
+        self._order = np.lexsort((np.arange(len(ldt)), ldt))
+        self._ldt_sorted = ldt[self._order].tolist()
+        self._ptr = int(np.searchsorted(ldt[self._order], t, side="left"))
+        free = (b.state == WAITING) & (b.reserved < 0)
+        self.expired = ~(free | (b.state == PENDING)) | (ldt < t)
+        self.live = np.bincount(b.node[free & ~self.expired], minlength=len(self.live))
+        self.version += 1
+
+    def available(self, p: int) -> np.ndarray:
+        """Unreserved waiting bags at ``p`` in arrival order (compacts the queue)."""
+        q = self.queue[p]
+        if not q:
+            return np.empty(0, dtype=np.int64)
+        ids = np.asarray(q, dtype=np.int64)
+        ok = (self.bags.state[ids] == WAITING) & (self.bags.reserved[ids] < 0)
+        ids = ids[ok]
+        if not ok.all():
+            self.queue[p] = ids.tolist()
+        return ids
+
+
+    def free(self) -> np.ndarray:
+        """Every waiting bag not promised to a tug, by id. Bags appear in id order, so only ids
+        from the oldest bag not yet delivered or lost up to the newest one can wait."""
+        state = self.bags.state
+        while self._lo < self._hi and state[self._lo] > ON_TUG:
+            self._lo += 1
+        lo, hi = self._lo, self._hi
+        return lo + np.flatnonzero((state[lo:hi] == WAITING) & (self.bags.reserved[lo:hi] < 0))
+
+
+def urgent_bags(sim, tug, p: int, arrive: float) -> np.ndarray:
+    """Bags at ``p`` that can still make their deadline if loaded at ``arrive``, most urgent
+    first, as many as the tug has room for and its carts allow. Bags already lost are left for
+    the deadline (no tug chases them)."""
+    ids = sim.pickups.available(p)
+    if not len(ids):
+        return ids
+    ids = ids[sim.pickups.ldt[ids] >= arrive + STOP_S]
+    ids = within_carts(sim, tug, ids[np.lexsort((ids, sim.pickups.ldt[ids]))])
+    return ids[: max(0, tug.capacity - int(sim.bags.on_tug[tug.id]))]
+
+
+def latest_departure(bagset, plain_s: np.ndarray) -> np.ndarray:
+    """When a bag must leave its origin to make its deadline on the quickest road route."""
+    return bagset.deadline - plain_s[bagset.origin, bagset.dest] - STOP_S - PER_BAG_S
+
+
+def within_carts(sim, tug, ids: np.ndarray) -> np.ndarray:
+    """The bags of ``ids`` (kept in order) that ``tug`` can take when each of its carts is loaded
+    for one stand, as bags are sorted by flight: bags for stands it already carries to, then
+    bags for new stands while it has carts to spare."""
+    if not tug.carts or not len(ids):
+        return ids
+    dest = sim.bags.set.dest
+    return ids[_fits_carts(dest[ids], np.unique(dest[sim.onboard(tug)]), tug.carts)]
+
+
+@numba.njit(cache=True, nogil=True)
+def _fits_carts(dests, carried, carts):
+    stands = np.empty(max(carts, carried.shape[0]), dtype=np.int64)
+    n = carried.shape[0]
+    stands[:n] = carried
+    keep = np.zeros(dests.shape[0], dtype=np.bool_)
+    for i in range(dests.shape[0]):
+        for j in range(n):
+            if stands[j] == dests[i]:
+                keep[i] = True
+                break
+        if not keep[i] and n < carts:
+            stands[n] = dests[i]
+            n += 1
+            keep[i] = True
+    return keep
+
+
+@numba.njit(cache=True, nogil=True)
+def _tally(ids, nodes, sign, count, live, expired):
+    """Count bags ``ids`` in (sign 1) or out of (-1) their nodes: ``count`` all of them,
+    ``live`` those not yet expired."""
+    for i in range(ids.shape[0]):
+        count[nodes[i]] += sign
+        if not expired[ids[i]]:
+            live[nodes[i]] += sign
+
