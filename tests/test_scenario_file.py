@@ -7,6 +7,7 @@ import pytest
 
 from engine.airport.layout_io import bundled_airports, load_airport
 from engine.sim import SimConfig, Simulation, kpi
+from engine.sim.dispatch import DEFAULT_POLICY
 from engine.sim.edit_io import EditPlan, TimedEdit, apply_at, edit_from_dict, edit_to_dict
 from engine.sim.edits import (AddTugs, CloseGate, CloseRoad, EditError, MoveTugs, OpenRoad,
                               RetireTugs, SetPolicy, SetSpeed, apply_edit, fleet_edits)
@@ -170,7 +171,7 @@ def test_fleet_and_policy_change_mid_day_as_edits_and_replay(regional, tmp_path)
     assert changes == [AddTugs("DEPOT", 6)]
     applied = [apply_edit(sim, e) for e in changes]
     applied.append(apply_edit(sim, SetPolicy("baseline")))
-    assert applied[-1].inverse == SetPolicy("shortest-path")
+    assert applied[-1].inverse == SetPolicy(DEFAULT_POLICY)
     assert sum(not t.retired for t in sim.tugs) == 30 and sim.dispatcher.name == "baseline"
     with pytest.raises(EditError, match="unknown dispatch policy 'fastest'"):
         apply_edit(sim, SetPolicy("fastest"))

@@ -197,10 +197,11 @@ def test_empty_kpi_plots_show_no_made_up_axes_and_filled_ones_label_zero(qtbot, 
     plots = window.kpi_plots
     plots.reset()
     assert not plots.has_values()
-    plots.add([], dict(t=0.0, mbr=0.0, delivered=0, waiting=0, misconnected=0, created=0))
+    plots.add([], dict(t=0.0, mbr=0.0, delivered=0, waiting=0, on_tug=0, misconnected=0, created=0))
     plots.flush()
     assert not plots.has_values()                    # 00:00: still nothing to plot
-    rows = [dict(t=60.0 * i, mbr=0.0, delivered=10 * i, waiting=3, misconnected=0, created=12 * i)
+    rows = [dict(t=60.0 * i, mbr=0.0, delivered=10 * i, waiting=3, on_tug=0, misconnected=0,
+                 created=12 * i)
             for i in range(30)]
     plots.add(rows, None)
     plots.flush()

@@ -5,6 +5,7 @@ same code) with the KPIs the app showed, and File ▸ Open scenario replays it i
 import argparse
 import json
 
+from engine.sim.dispatch import DEFAULT_POLICY
 from engine.commands import simulate
 from engine.sim.edits import CloseGate, CloseRoad
 from tests.gui.conftest import SIM_TIMEOUT_MS, play_until
@@ -68,7 +69,7 @@ def test_a_day_edited_in_the_app_replays_headless_with_the_kpis_the_app_showed(
     # File ▸ Open scenario: the same day, its edits applied as it plays
     with qtbot.waitSignal(w.player.loaded, timeout=SIM_TIMEOUT_MS):
         assert w.scenarios.open(path)
-    assert w.whatif.log == [] and w.sim_panel.policy() == "shortest-path"
+    assert w.whatif.log == [] and w.sim_panel.policy() == DEFAULT_POLICY
     play_until(qtbot, w, HOURS * 3600)
     assert shown_kpis(w) == app
     assert [f"{a.t:.3f} {a.text}" for a in w.whatif.log] == edits

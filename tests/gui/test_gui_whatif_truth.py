@@ -7,6 +7,7 @@ up as shown."""
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication, QMessageBox
 
+from engine.sim.dispatch import DEFAULT_POLICY
 from engine.sim import Simulation
 from engine.sim.edit_io import apply_at
 from engine.sim.edits import AddTugs, CloseRoad, RetireTugs, SetPolicy
@@ -53,7 +54,7 @@ def test_fleet_and_dispatch_apply_at_once_and_restart_settings_say_so(qtbot, sim
     # an undo puts the dock back to what the day now has
     with qtbot.waitSignal(w.whatif.applied, timeout=EDIT_TIMEOUT_MS):
         w.whatif.stack.undo()
-    assert panel.policy() == "shortest-path"
+    assert panel.policy() == DEFAULT_POLICY
     with qtbot.waitSignal(w.whatif.applied, timeout=EDIT_TIMEOUT_MS) as blocker:
         panel.fleet_spin.setValue(in_service - 2)
     assert isinstance(blocker.args[0].edit, RetireTugs) and blocker.args[0].edit.count == 5
