@@ -13,7 +13,7 @@ from ..airport.layout_io import bundled_airports, load_bundled_or_file
 from ..sim import kpi
 from ..sim.dispatch import POLICIES
 from ..sim.route_engine import ENGINES
-from ..sim.schedule import read_flights_csv
+from ..sim.bts import read_schedule
 from ..sim.simulation import SimConfig, Simulation
 
 
@@ -39,7 +39,11 @@ def add_arguments(p) -> None:
     p.add_argument("--load", type=float, default=1.0,
                    help="multiply the bags per flight of the generated day (default 1)")
     p.add_argument("--flights", default=None,
-                   help="CSV schedule (flight, gate, arrival, departure) instead of a generated one")
+                   help="CSV schedule instead of a generated one: the project's (flight, gate, "
+                        "arrival, departure) or a BTS On-Time download (docs/real-data.md)")
+    p.add_argument("--airport", dest="code", default=None, metavar="CODE",
+                   help="with a BTS --flights file: the airport whose flights to keep (default: "
+                        "the one in most rows)")
     p.add_argument("--out", default=None,
                    help="KPI file (.json; a .csv beside it); default kpis-AIRPORT-POLICY-seedS.json")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -53,7 +57,8 @@ def run(args) -> int:
     airport = load_bundled_or_file(args.airport)   # a bad file: main.py prints its problems, exit status 2
     flights = None
     if args.flights:
-        flights = read_flights_csv(args.flights, {n.id: i for i, n in enumerate(airport.nodes)})
+        flights, report = read_schedule(args.flights, airport, args.code)
+        print("\n".join(report.lines()))
     try:
         config = SimConfig(hours=args.hours, seed=args.seed, tugs=args.tugs, variant=args.variant,
                            route_engine=args.route_engine, policy=args.policy, recompute=args.recompute, flights=flights,
