@@ -1,5 +1,6 @@
 """Every file the project reads is loaded totally: a mutated layout (JSON or GraphML), flights
-CSV or scenario TOML either loads and runs a short simulated day, or is refused with
+CSV (the project's or BTS On-Time), OpenStreetMap file (Overpass JSON, OSM XML, PBF) or
+scenario TOML either loads and runs a short simulated day, or is refused with
 "FILE: ITEM: PROBLEM" lines (``InputError``) — never another exception, never an overflow
 warning. (The benchmark JSON, opened in its window: tests/gui/test_gui_fuzz_bench.py.)"""
 
@@ -16,13 +17,16 @@ from hypothesis import HealthCheck, event, given, settings
 
 from engine.airport.graphml import load_graphml, save_graphml
 from engine.airport.layout_io import airport_from_dict, bundled_airports, load_airport
+from engine.airport.osm_import import import_osm
 from engine.input_error import InputError
+from engine.sim.bts import read_bts
 from engine.sim.schedule import read_flights_csv
 from engine.sim.simulation import SimConfig, Simulation
 from engine.sweep.day import run_day
 from engine.sweep.scenario import load_sweep
 from main import main
-from tests.fuzz_mutations import assert_refused_clearly, json_documents, text_cells
+from tests.fuzz_mutations import assert_refused_clearly, damaged_bytes, json_documents, text_cells
+from tests.osm_scene import write_osm_xml, write_overpass_json, write_pbf
 
 # CI: 150 fixed examples per format (seconds). A longer, random search: BAGROUTE_FUZZ_EXAMPLES=5000.
 EXAMPLES = int(os.environ.get("BAGROUTE_FUZZ_EXAMPLES", "150"))
@@ -51,6 +55,9 @@ SCENARIO = ('[sweep]\nseeds = [0, 1]\nvariant = "cpu-blocked"\n\n'
             '[factors]\nlayout = "tiny.json"\nfleet = [1, 2]\npolicy = ["shortest-path", "baseline"]\n'
             'load = 1.5\nhours = 0.2\n')
 DAY_HOURS = 0.2   # twelve simulated minutes: starting bags, check-ins, the first flights
+BTS = ("TAIL_NUM,DEST,FL_DATE,CRS_ARR_TIME,ORIGIN,CRS_DEP_TIME,OP_CARRIER,OP_CARRIER_FL_NUM,YEAR\n"
+       "N1,XYZ,2024-01-25,0001,ABC,2300,AA,10,2024\nN1,DEF,2024-01-25,0900,XYZ,0009,AA,11,2024\n"
+       ",XYZ,2024-01-25,0002,GHI,2330,UA,20,2024\n,JKL,2024-01-25,1300,XYZ,0045,UA,21,2024\n")
 
 
 OUTCOMES: Counter = Counter()   # (format, "refused" | "loaded and ran") -> documents
@@ -148,6 +155,58 @@ def test_mutated_flights_csv_loads_and_runs_or_is_refused(tmp_path_factory, doc)
     path = write(tmp_path_factory.mktemp("flights"), "flights.csv", data)
     fuzzed("flights CSV", loads_and_runs_or_is_refused(
         path, lambda p: read_flights_csv(p, index), lambda flights: short_day(airport, flights)))
+
+
+@FUZZ
+@given(doc=text_cells(BTS, r"(?:^|,)([^,\n]*)"))
+def test_mutated_bts_csv_loads_and_runs_or_is_refused(tmp_path_factory, doc):
+    data, _ = doc
+    airport = airport_from_dict(TINY)
+    path = write(tmp_path_factory.mktemp("bts"), "bts.csv", data)
+    fuzzed("BTS CSV", loads_and_runs_or_is_refused(
+        path, lambda p: read_bts(p, airport, "XYZ")[0], lambda flights: short_day(airport, flights)))
+
+
+def _osm_text(writer) -> str:
+    import tempfile
+    from pathlib import Path
+    with tempfile.TemporaryDirectory() as d:
+        return writer(Path(d) / "scene").read_text(encoding="utf-8")
+
+
+def _imported(path):
+    return import_osm(path)[0]
+
+
+@FUZZ
+@given(doc=json_documents(json.loads(_osm_text(write_overpass_json))))
+def test_mutated_overpass_json_imports_and_runs_or_is_refused(tmp_path_factory, doc):
+    data, _ = doc
+    path = write(tmp_path_factory.mktemp("overpass"), "overpass.json", data)
+    fuzzed("Overpass JSON", loads_and_runs_or_is_refused(path, _imported, short_day))
+
+
+@FUZZ
+@given(doc=text_cells(_osm_text(write_osm_xml), r'="([^"]*)"'))
+def test_mutated_osm_xml_imports_and_runs_or_is_refused(tmp_path_factory, doc):
+    data, _ = doc
+    path = write(tmp_path_factory.mktemp("osmxml"), "extract.osm", data)
+    fuzzed("OSM XML", loads_and_runs_or_is_refused(path, _imported, short_day))
+
+
+def _pbf_bytes() -> bytes:
+    import tempfile
+    from pathlib import Path
+    with tempfile.TemporaryDirectory() as d:
+        return write_pbf(Path(d) / "scene.osm.pbf").read_bytes()
+
+
+@FUZZ
+@given(doc=damaged_bytes(_pbf_bytes()))
+def test_damaged_pbf_imports_and_runs_or_is_refused(tmp_path_factory, doc):
+    data, _ = doc
+    path = write(tmp_path_factory.mktemp("pbf"), "extract.osm.pbf", data)
+    fuzzed("OSM PBF", loads_and_runs_or_is_refused(path, _imported, short_day))
 
 
 def _first_day(sweep):
