@@ -157,21 +157,19 @@ def test_mutated_flights_csv_loads_and_runs_or_is_refused(tmp_path_factory, doc)
         path, lambda p: read_flights_csv(p, index), lambda flights: short_day(airport, flights)))
 
 
-@FUZZ
-@given(doc=text_cells(BTS, r"(?:^|,)([^,\n]*)"))
-def test_mutated_bts_csv_loads_and_runs_or_is_refused(tmp_path_factory, doc):
+def _fuzz(factory, doc, name: str, fmt: str, load, run=short_day) -> None:
+    """Write the fuzzed ``doc`` as ``name``, then load it and run a short day, or see it refused."""
     data, _ = doc
-    airport = airport_from_dict(TINY)
-    path = write(tmp_path_factory.mktemp("bts"), "bts.csv", data)
-    fuzzed("BTS CSV", loads_and_runs_or_is_refused(
-        path, lambda p: read_bts(p, airport, "XYZ")[0], lambda flights: short_day(airport, flights)))
+    path = write(factory.mktemp(fmt.split()[0].lower()), name, data)
+    fuzzed(fmt, loads_and_runs_or_is_refused(path, load, run))
 
 
-def _osm_text(writer) -> str:
+def _scene(writer, name: str = "scene") -> bytes:
+    """The test scene (tests/osm_scene.py) as ``writer`` writes it to a file called ``name``."""
     import tempfile
     from pathlib import Path
     with tempfile.TemporaryDirectory() as d:
-        return writer(Path(d) / "scene").read_text(encoding="utf-8")
+        return writer(Path(d) / name).read_bytes()
 
 
 def _imported(path):
@@ -179,34 +177,29 @@ def _imported(path):
 
 
 @FUZZ
-@given(doc=json_documents(json.loads(_osm_text(write_overpass_json))))
+@given(doc=text_cells(BTS, r"(?:^|,)([^,\n]*)"))
+def test_mutated_bts_csv_loads_and_runs_or_is_refused(tmp_path_factory, doc):
+    airport = airport_from_dict(TINY)
+    _fuzz(tmp_path_factory, doc, "bts.csv", "BTS CSV", lambda p: read_bts(p, airport, "XYZ")[0],
+          lambda flights: short_day(airport, flights))
+
+
+@FUZZ
+@given(doc=json_documents(json.loads(_scene(write_overpass_json))))
 def test_mutated_overpass_json_imports_and_runs_or_is_refused(tmp_path_factory, doc):
-    data, _ = doc
-    path = write(tmp_path_factory.mktemp("overpass"), "overpass.json", data)
-    fuzzed("Overpass JSON", loads_and_runs_or_is_refused(path, _imported, short_day))
+    _fuzz(tmp_path_factory, doc, "overpass.json", "Overpass JSON", _imported)
 
 
 @FUZZ
-@given(doc=text_cells(_osm_text(write_osm_xml), r'="([^"]*)"'))
+@given(doc=text_cells(_scene(write_osm_xml).decode(), r'="([^"]*)"'))
 def test_mutated_osm_xml_imports_and_runs_or_is_refused(tmp_path_factory, doc):
-    data, _ = doc
-    path = write(tmp_path_factory.mktemp("osmxml"), "extract.osm", data)
-    fuzzed("OSM XML", loads_and_runs_or_is_refused(path, _imported, short_day))
-
-
-def _pbf_bytes() -> bytes:
-    import tempfile
-    from pathlib import Path
-    with tempfile.TemporaryDirectory() as d:
-        return write_pbf(Path(d) / "scene.osm.pbf").read_bytes()
+    _fuzz(tmp_path_factory, doc, "extract.osm", "OSM XML", _imported)
 
 
 @FUZZ
-@given(doc=damaged_bytes(_pbf_bytes()))
+@given(doc=damaged_bytes(_scene(write_pbf, "scene.osm.pbf")))
 def test_damaged_pbf_imports_and_runs_or_is_refused(tmp_path_factory, doc):
-    data, _ = doc
-    path = write(tmp_path_factory.mktemp("pbf"), "extract.osm.pbf", data)
-    fuzzed("OSM PBF", loads_and_runs_or_is_refused(path, _imported, short_day))
+    _fuzz(tmp_path_factory, doc, "extract.osm.pbf", "OSM PBF", _imported)
 
 
 def _first_day(sweep):

@@ -111,3 +111,12 @@ def test_a_bad_file_exits_2_naming_file_item_problem_and_writes_nothing(tmp_path
     assert not out.exists()
     with pytest.raises(OsmError):
         import_osm(bad)
+
+
+def test_bundled_schiphol_is_an_import_with_its_marks_and_attribution():
+    from engine.airport.layout_io import bundled_airports
+    a = load_airport(bundled_airports()["eham"])
+    assert "© OpenStreetMap contributors, ODbL" in a.description
+    assert len(a.gates()) == 302 and all(n.source.startswith("osm ") for n in a.gates())
+    assert all(r.source.startswith(INFERRED) for r in a.roads)   # the extract has no service roads
+    assert {n.name for n in a.sorts()} >= {"D-pier bag room", "Terminal 1A bag room"}
