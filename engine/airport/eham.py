@@ -36,4 +36,5 @@ def build_eham(osm_file) -> Airport:
 
 if __name__ == "__main__":
     from .layout_io import AIRPORTS_DIR, save_airport
-    save_airport(build_eham(sys.argv[1]), Path(sys.argv[2]) if len(sys.argv) > 2 else AIRPORTS_DIR / "eham.json")
+    out = Path(sys.argv[2]) if len(sys.argv) > 2 else AIRPORTS_DIR / "eham.json"
+    save_airport(build_eham(sys.argv[1]), out)

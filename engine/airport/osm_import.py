@@ -253,8 +253,10 @@ def _bag_rooms(data, xy, stand_xy, report) -> list[tuple[str, float, float, str]
         if "terminal" not in (t.get("aeroway"), t.get("building")) or len(pts) < 3:
             continue
         corners = np.array([xy(*p) for p in pts])
-        if not label or tree.query(corners)[0].min() > TERMINAL_REACH_M:
-            report.dropped.append(f"terminal {where}: {'no name or ref' if not label else 'no stand within %g m' % TERMINAL_REACH_M}, so no bag room")
+        why = ("no name or ref" if not label else f"no stand within {TERMINAL_REACH_M:g} m"
+               if tree.query(corners)[0].min() > TERMINAL_REACH_M else "")
+        if why:
+            report.dropped.append(f"terminal {where}: {why}, so no bag room")
             continue
         x, y = corners.mean(axis=0)
         rooms.append((label, x, y, INFERRED + f"bag room of terminal {label!r} ({where}), at "
@@ -264,8 +266,8 @@ def _bag_rooms(data, xy, stand_xy, report) -> list[tuple[str, float, float, str]
         rooms.append(("Stands", x, y, INFERRED + "bag room at the middle of the stands (no "
                       "terminal or baggage building in the file)"))
     for label, x, y, source in rooms:
-        report.inferred.append(f"sort station {label!r} at ({x:.0f}, {y:.0f}) m: {source[len(INFERRED):]}"
-                               if source.startswith(INFERRED) else f"sort station {label!r}")
+        report.inferred.append(f"sort station {label!r} at ({x:.0f}, {y:.0f}) m: "
+                               f"{source[len(INFERRED):]}")
     return rooms
 
 

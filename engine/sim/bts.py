@@ -23,6 +23,7 @@ The rules (docs/real-data.md):
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -183,15 +184,16 @@ def _pair(moves: list, report: ScheduleReport) -> list[tuple[float, float, str]]
     """(arrival, departure, name) turns from the movements, by the module docstring's rules."""
     arrivals = [m for m in moves if m[1] == "arr"]
     free = [m for m in moves if m[1] == "dep"]
-    turns, counts = [], {}
+    turns, counts = [], Counter()
 
     def take(arrival, departure, how):
         free.remove(departure)
         turns.append((arrival[0], departure[0], _name(arrival, departure)))
-        counts[how] = counts.get(how, 0) + 1
+        counts[how] += 1
 
-    left = []
-    for rule, key in (("tail number", lambda m: m[5]), ("flight number", lambda m: (m[3], m[4]) if m[4] else "")):
+    rules = (("tail number", lambda m: m[5]),
+             ("flight number", lambda m: (m[3], m[4]) if m[4] else ""))
+    for rule, key in rules:
         left = []
         for a in arrivals:
             k = key(a)
@@ -205,10 +207,10 @@ def _pair(moves: list, report: ScheduleReport) -> list[tuple[float, float, str]]
             take(a, d, f"by the time rule ({MIN_TURN_S / 60:g} min to {MAX_TURN_S / 3600:g} h)")
         else:
             turns.append((a[0], a[0] + TOW_S, _name(a, None)))
-            counts["arrival towed off (night stop)"] = counts.get("arrival towed off (night stop)", 0) + 1
+            counts["arrival towed off (night stop)"] += 1
     for d in free:
         turns.append((max(0.0, d[0] - TOW_S), d[0], _name(None, d)))
-        counts["departure towed on (night stop)"] = counts.get("departure towed on (night stop)", 0) + 1
+        counts["departure towed on (night stop)"] += 1
     report.lines_.append("turns: " + ", ".join(f"{n} {how}" for how, n in counts.items()))
     return sorted(turns)
 
