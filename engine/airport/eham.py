@@ -21,7 +21,7 @@ from .osm_import import import_osm
 EHAM_DAY = ScheduleParams(bank_period_s=1800.0, first_bank_s=1800.0, banks=36, gate_use=0.065,
                           transfer_mean=50.0, checkin_mean=88.0, min_connection_s=2400.0,
                           max_connection_s=7200.0)
-EHAM_TUGS = 440   # in all, shared over the depots: where its fleet curve flattens (sweep-eham-fleet.toml)
+EHAM_TUGS = 880   # in all, shared over the depots: where its fleet curve flattens (sweep-eham-fleet.toml)
 
 
 def build_eham(osm_file) -> Airport:
