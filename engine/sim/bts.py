@@ -140,6 +140,7 @@ def _read(path: Path) -> pd.DataFrame:
     if len(df) > MAX_FLIGHTS:
         raise FlightsError(path, [f"the file: {len(df):,} flights, more than {MAX_FLIGHTS:,}"])
     df.index = range(2, len(df) + 2)   # the file's line numbers
+    df = df.fillna("")                 # a row with fewer fields than the header
     for c in df.columns:
         df[c] = df[c].str.strip()
     df["ORIGIN"], df["DEST"] = df["ORIGIN"].str.upper(), df["DEST"].str.upper()
@@ -158,16 +159,18 @@ def _busiest(df: pd.DataFrame, report: ScheduleReport) -> str:
 def _dates(df: pd.DataFrame):
     """Each row's date (a Series of Timestamps) and a problem per row without a usable one."""
     if "FL_DATE" in df.columns:
-        text = df["FL_DATE"].str.split(" ").str[0]   # "1/25/2024 12:00:00 AM" in older downloads
-        day = pd.to_datetime(text, errors="coerce", format="mixed")
+        text = df["FL_DATE"].str.split(r"[ T]", regex=True).str[0]   # "1/25/2024 12:00:00 AM"
+        day = pd.to_datetime(text, errors="coerce", format="mixed", utc=True).dt.tz_localize(None)
         what = "FL_DATE"
     else:
         parts = df[["YEAR", "MONTH", "DAY_OF_MONTH"]].apply(pd.to_numeric, errors="coerce")
         parts.columns = ["year", "month", "day"]
-        ok = parts.notna().all(axis=1) & parts["year"].between(1900, 2200)
+        ok = (parts.notna().all(axis=1) & (parts % 1 == 0).all(axis=1)
+              & parts["year"].between(1900, 2200))
         day = pd.Series(pd.NaT, index=df.index, dtype="datetime64[ns]")
         day[ok] = pd.to_datetime(parts[ok], errors="coerce")
         what = "YEAR/MONTH/DAY_OF_MONTH"
+    day = day.where(day.dt.year.between(1900, 2200))    # a date of this era, not "-1"
     problems = [f"line {line}: {what} is not a date" for line in day.index[day.isna()]]
     return day, problems
 
