@@ -33,7 +33,7 @@ from scipy.spatial import cKDTree
 
 from .builder import CARTS, KMH_SERVICE, KMH_STAND, TUG_CAPACITY, TUG_SPEED_MPS
 from .layout import Airport, Fleet, Node, Road, ScheduleParams
-from .layout_io import LayoutError, airport_from_dict, airport_to_dict
+from .layout_io import MAX_NODES, LayoutError, airport_from_dict, airport_to_dict
 from .osm_read import OsmData, OsmError, read_osm
 
 EARTH_RADIUS_M = 6_371_008.8
@@ -120,7 +120,7 @@ def import_osm(path, name: str | None = None, schedule: ScheduleParams = Schedul
         net.node(ref, "gate", *xy(lat, lon), source=source)
     stand_ids = list(net.nodes)
     stand_xy = np.array([[net.nodes[s].x, net.nodes[s].y] for s in stand_ids])
-    if not _roads(data, net, xy, stand_xy, report):
+    if not _roads(data, net, xy, stand_xy, report, path):
         raise OsmError(path, ["the file: no roads to build from (no highway=service, "
                               "aeroway=taxilane or aeroway=apron ways with located points)"])
     rooms = _bag_rooms(data, xy, stand_xy, report)
@@ -186,9 +186,10 @@ def _closed(w) -> bool:
     return len(w.points) >= 4 and w.points[0][0] == w.points[-1][0]
 
 
-def _roads(data, net: _Net, xy, stand_xy, report) -> bool:
+def _roads(data, net: _Net, xy, stand_xy, report, path) -> bool:
     """Roads from service ways inside the aerodrome, else inferred along taxilanes and apron
-    edges; a junction at least every ``STEP_M``. False when there is nothing to build from."""
+    edges; a junction at least every ``STEP_M``. False when there is nothing to build from;
+    ``OsmError`` when the roads are too long for a layout's ``MAX_NODES``."""
     inside = _inside_aerodrome(data, xy, stand_xy, report)
     service = [w for w in data.ways if w.tags.get("highway") == "service"
                and any(inside(*xy(lat, lon)) for _, lat, lon in w.points)]
@@ -203,6 +204,11 @@ def _roads(data, net: _Net, xy, stand_xy, report) -> bool:
         report.inferred.append(f"roads: the file has no highway=service ways inside the "
                                f"aerodrome, so {len(ways)} roads run along the taxilanes and "
                                f"round the apron outlines at {KMH_SERVICE:g} km/h")
+    lengths = [math.dist(xy(*p[1:]), xy(*q[1:])) for w, _ in ways for p, q in zip(w.points, w.points[1:])]
+    if sum(lengths) / STEP_M > MAX_NODES:
+        raise OsmError(path, [f"the file: its roads run {sum(lengths) / 1000:,.0f} km, more than "
+                              f"the {MAX_NODES * STEP_M / 1000:,.0f} km a layout's {MAX_NODES:,} "
+                              f"nodes cover at one every {STEP_M:g} m"])
     made = 0
     for w, source in ways:
         ids = []

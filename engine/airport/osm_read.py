@@ -10,7 +10,6 @@ or an element that is not OSM, raises ``OsmError`` naming the file, the element 
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -65,8 +64,10 @@ def read_osm(path) -> OsmData:
 
 
 def _located(lat, lon) -> bool:
-    return (all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in (lat, lon))
-            and math.isfinite(lat) and math.isfinite(lon) and -90 <= lat <= 90 and -180 <= lon <= 180)
+    """Both numbers (not booleans) within ±90 and ±180 (NaN, infinities and huge ints are not)."""
+    def within(v, most):
+        return isinstance(v, (int, float)) and not isinstance(v, bool) and -most <= v <= most
+    return within(lat, 90) and within(lon, 180)
 
 
 def _from_json(doc, path: Path) -> OsmData:
