@@ -28,6 +28,7 @@ from engine.airport.layout_io import LayoutError, bundled_airports, load_airport
 from engine.sim import SimConfig
 
 from .bench_window import BenchWindow
+from .import_actions import add_import_actions
 from .live_plots import KpiPlots, TimingPlot
 from .map_view import AirportMapView
 from .route_panel import RoutePanel
@@ -430,6 +431,7 @@ class MainWindow(QMainWindow):
         self.recent_menu = file_menu.addMenu("Open &recent")
         self._fill_recent_menu()
         self._add_action(file_menu, "Open s&weep…", lambda: self.open_sweep())
+        add_import_actions(self, file_menu)   # File ▸ Import OpenStreetMap… / schedule…
         file_menu.addSeparator()
         for text, slot, key in (("Export &KPIs as CSV…", self._export_kpis, "Ctrl+E"),
                                 ("Export &timings as CSV…", self._export_timings, "Ctrl+Shift+E"),
@@ -595,7 +597,8 @@ class MainWindow(QMainWindow):
         return SimConfig(hours=24.0, seed=panel.seed_spin.value(), tugs=fleet or None,
                          variant=self.sim_variant(), route_engine=self.route_engine.engine(),
                          policy=panel.policy(),
-                         load=panel.load_spin.value(), kpi_every_s=KPI_EVERY_S)
+                         load=panel.load_spin.value(), kpi_every_s=KPI_EVERY_S,
+                         flights=getattr(self, "imported_flights", None))
 
     def sim_variant(self) -> str:
         """The variant the day solves with: the route engine's family (FW or SSSP)."""
