@@ -26,6 +26,7 @@ from .settings import app_settings
 from .shell.actions import ActionRegistry, ActionSpec
 from .shell.device import device_text, device_tip
 from .shell.docks import Area, Docks
+from .shell.imports import import_actions
 from .shell.files import RecentFiles, SaveFolder, dropped_file, export_to_chosen_file, save_grab
 from .shell.status import StatusLine
 from engine.sim.edits import SetPolicy
@@ -153,6 +154,7 @@ class MainWindow(QMainWindow):
                                   self.open_airport)
         self.recent_menu = self.recent.menu
         a.register_all([
+            *import_actions(self),
             ActionSpec("file.open-sweep", "Open s&weep…", lambda: self.open_sweep(), "file"),
             ActionSpec("file.export-kpis", "Export &KPIs as CSV…", lambda: self._export(
                 self.export_kpis, "Export KPIs", "kpis.csv", "CSV (*.csv)"), "file",

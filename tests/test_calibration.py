@@ -48,3 +48,12 @@ def test_the_regional_days_bags_are_mostly_checked_in_at_the_airport():
     assert 90 <= len(bags) / len(flights) <= 115
     assert np.mean(bags.kind == TRANSFER) < 0.1
     assert _connections_min(a, flights, bags).min() >= 35
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_schiphols_day_is_its_2024_traffic(seed):
+    a, flights, bags = _day("eham", seed)
+    assert 600 <= len(flights) <= 700              # ~647 turns: 473,814 flights in 2024
+    assert 125 <= len(bags) / len(flights) <= 150  # ~141 passengers a movement, ~one bag each
+    assert 0.32 <= np.mean(bags.kind == TRANSFER) <= 0.40   # 24.3 of 66.8 million connected
+    assert _connections_min(a, flights, bags).min() >= 40

@@ -1,5 +1,6 @@
 """Every file the project reads is loaded totally: a mutated layout (JSON or GraphML), flights
-CSV or scenario TOML either loads and runs a short simulated day, or is refused with
+CSV (the project's or BTS On-Time), OpenStreetMap file (Overpass JSON, OSM XML, PBF) or
+scenario TOML either loads and runs a short simulated day, or is refused with
 "FILE: ITEM: PROBLEM" lines (``InputError``) — never another exception, never an overflow
 warning. (The benchmark JSON, opened in its window: tests/gui/test_gui_fuzz_bench.py.)"""
 
@@ -16,13 +17,16 @@ from hypothesis import HealthCheck, event, given, settings
 
 from engine.airport.graphml import load_graphml, save_graphml
 from engine.airport.layout_io import airport_from_dict, load_airport
+from engine.airport.osm_import import import_osm
 from engine.input_error import InputError
+from engine.sim.bts import read_bts
 from engine.sim.schedule import read_flights_csv
 from engine.sim.simulation import SimConfig, Simulation
 from engine.sweep.day import run_day
 from engine.sweep.scenario import load_sweep
 from main import main
-from tests.fuzz_mutations import assert_refused_clearly, json_documents, text_cells
+from tests.fuzz_mutations import assert_refused_clearly, damaged_bytes, json_documents, text_cells
+from tests.osm_scene import write_osm_xml, write_overpass_json, write_pbf
 
 # CI: 150 fixed examples per format (seconds). A longer, random search: BAGROUTE_FUZZ_EXAMPLES=5000.
 EXAMPLES = int(os.environ.get("BAGROUTE_FUZZ_EXAMPLES", "150"))
@@ -51,6 +55,9 @@ SCENARIO = ('[sweep]\nseeds = [0, 1]\nvariant = "cpu-blocked"\n\n'
             '[factors]\nlayout = "tiny.json"\nfleet = [1, 2]\npolicy = ["shortest-path", "baseline"]\n'
             'load = 1.5\nhours = 0.2\n')
 DAY_HOURS = 0.2   # twelve simulated minutes: starting bags, check-ins, the first flights
+BTS = ("TAIL_NUM,DEST,FL_DATE,CRS_ARR_TIME,ORIGIN,CRS_DEP_TIME,OP_CARRIER,OP_CARRIER_FL_NUM,YEAR\n"
+       "N1,XYZ,2024-01-25,0001,ABC,2300,AA,10,2024\nN1,DEF,2024-01-25,0900,XYZ,0009,AA,11,2024\n"
+       ",XYZ,2024-01-25,0002,GHI,2330,UA,20,2024\n,JKL,2024-01-25,1300,XYZ,0045,UA,21,2024\n")
 
 
 OUTCOMES: Counter = Counter()   # (format, "refused" | "loaded and ran") -> documents
@@ -148,6 +155,51 @@ def test_mutated_flights_csv_loads_and_runs_or_is_refused(tmp_path_factory, doc)
     path = write(tmp_path_factory.mktemp("flights"), "flights.csv", data)
     fuzzed("flights CSV", loads_and_runs_or_is_refused(
         path, lambda p: read_flights_csv(p, index), lambda flights: short_day(airport, flights)))
+
+
+def _fuzz(factory, doc, name: str, fmt: str, load, run=short_day) -> None:
+    """Write the fuzzed ``doc`` as ``name``, then load it and run a short day, or see it refused."""
+    data, _ = doc
+    path = write(factory.mktemp(fmt.split()[0].lower()), name, data)
+    fuzzed(fmt, loads_and_runs_or_is_refused(path, load, run))
+
+
+def _scene(writer, name: str = "scene") -> bytes:
+    """The test scene (tests/osm_scene.py) as ``writer`` writes it to a file called ``name``."""
+    import tempfile
+    from pathlib import Path
+    with tempfile.TemporaryDirectory() as d:
+        return writer(Path(d) / name).read_bytes()
+
+
+def _imported(path):
+    return import_osm(path)[0]
+
+
+@FUZZ
+@given(doc=text_cells(BTS, r"(?:^|,)([^,\n]*)"))
+def test_mutated_bts_csv_loads_and_runs_or_is_refused(tmp_path_factory, doc):
+    airport = airport_from_dict(TINY)
+    _fuzz(tmp_path_factory, doc, "bts.csv", "BTS CSV", lambda p: read_bts(p, airport, "XYZ")[0],
+          lambda flights: short_day(airport, flights))
+
+
+@FUZZ
+@given(doc=json_documents(json.loads(_scene(write_overpass_json))))
+def test_mutated_overpass_json_imports_and_runs_or_is_refused(tmp_path_factory, doc):
+    _fuzz(tmp_path_factory, doc, "overpass.json", "Overpass JSON", _imported)
+
+
+@FUZZ
+@given(doc=text_cells(_scene(write_osm_xml).decode(), r'="([^"]*)"'))
+def test_mutated_osm_xml_imports_and_runs_or_is_refused(tmp_path_factory, doc):
+    _fuzz(tmp_path_factory, doc, "extract.osm", "OSM XML", _imported)
+
+
+@FUZZ
+@given(doc=damaged_bytes(_scene(write_pbf, "scene.osm.pbf")))
+def test_damaged_pbf_imports_and_runs_or_is_refused(tmp_path_factory, doc):
+    _fuzz(tmp_path_factory, doc, "extract.osm.pbf", "OSM PBF", _imported)
 
 
 def _first_day(sweep):

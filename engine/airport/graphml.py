@@ -1,8 +1,8 @@
 """GraphML import and export through networkx, so layouts drawn in other tools can come in.
 
 Export writes a directed graph: one edge per road (a -> b) with ``length_m``, ``seconds`` and
-``one_way`` and ``road`` (its position in the file, so the order survives); nodes carry ``kind``,
-``name``, ``x``, ``y`` and ``bags``; the graph carries
+``one_way``, ``road`` (its position in the file, so the order survives) and ``source`` when
+set; nodes carry ``kind``, ``name``, ``x``, ``y``, ``bags`` and ``source`` when set; the graph carries
 ``name``, ``description``, ``inspired_by``, ``fleets`` (a JSON list) and ``schedule`` (a JSON
 object, when the day differs from the defaults). Import reads that back
 unchanged, and is lenient with foreign files: an undirected graph gives two-way roads, a missing
@@ -34,10 +34,10 @@ def airport_to_graph(airport: Airport) -> nx.DiGraph:
         g.graph["schedule"] = json.dumps(doc["schedule"])
     for n in airport.nodes:
         g.add_node(n.id, kind=n.kind, name=n.name, x=float(n.x), y=float(n.y),
-                   bags=int(airport.bags.get(n.id, 0)))
+                   bags=int(airport.bags.get(n.id, 0)), **({"source": n.source} if n.source else {}))
     for i, r in enumerate(airport.roads):
         g.add_edge(r.a, r.b, length_m=float(r.length_m), seconds=float(r.seconds),
-                   one_way=bool(r.one_way), road=i)
+                   one_way=bool(r.one_way), road=i, **({"source": r.source} if r.source else {}))
     return g
 
 
@@ -54,6 +54,8 @@ def graph_to_airport(g: nx.Graph, source="<graph>") -> Airport:
         for key in ("x", "y"):
             if key in d:
                 item[key] = _float(d[key])
+        if "source" in d:
+            item["source"] = d["source"]
         nodes.append(item)
         if d.get("bags"):
             bags[str(node_id)] = _int(d["bags"])
@@ -72,6 +74,8 @@ def graph_to_airport(g: nx.Graph, source="<graph>") -> Airport:
         if "seconds" in d:
             road["seconds"] = _float(d["seconds"])
         road["one_way"] = bool(d.get("one_way", False)) if directed else False
+        if "source" in d:
+            road["source"] = d["source"]
         roads.append(road)
     try:
         fleets = json.loads(g.graph["fleets"]) if "fleets" in g.graph else None

@@ -20,6 +20,7 @@ class Node:
     name: str      # what people call it (a stand name like "A12"); equals id when not given
     x: float       # metres, east
     y: float       # metres, north
+    source: str = ""   # where it comes from (an import's "osm node 123" or "inferred: ..."); "" = not said
 
 
 @dataclass(frozen=True)
@@ -29,6 +30,7 @@ class Road:
     length_m: float
     seconds: float          # travel time a->b (and b->a unless one_way)
     one_way: bool = False
+    source: str = ""        # where it comes from (an import's "osm way 45" or "inferred: ..."); "" = not said
 
 
 def tug_seconds(road: Road, speed_mps: float) -> float:

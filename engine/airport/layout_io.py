@@ -23,8 +23,8 @@ AIRPORTS_DIR = Path(__file__).resolve().parents[2] / "airports"
 
 _TOP_KEYS = {"format", "version", "name", "description", "inspired_by", "default_speed_kmh",
              "nodes", "roads", "fleets", "bags", "schedule"}
-_NODE_KEYS = {"id", "kind", "name", "x", "y"}
-_ROAD_KEYS = {"a", "b", "length_m", "seconds", "speed_kmh", "one_way"}
+_NODE_KEYS = {"id", "kind", "name", "x", "y", "source"}
+_ROAD_KEYS = {"a", "b", "length_m", "seconds", "speed_kmh", "one_way", "source"}
 _FLEET_KEYS = {"depot", "count", "capacity", "speed_mps", "carts"}
 # the generated day's parameters a file may set (engine.airport.layout.ScheduleParams), each in
 # a range that keeps a day finite: seconds within a day, at most 1,000 waves or bags a flight
@@ -189,8 +189,9 @@ def _nodes(raw, p) -> list[Node]:
             elif not _number(obj[key]) or abs(obj[key]) > MAX_METRES:
                 it.problem(f"position {key!r} must be a number of metres within ±{MAX_METRES:g}, "
                            f"got {shown(obj[key])}")
+        source = _source(obj, it)
         if it.ok:
-            nodes.append(Node(node_id, kind, name, float(obj["x"]), float(obj["y"])))
+            nodes.append(Node(node_id, kind, name, float(obj["x"]), float(obj["y"]), source))
         else:
             nodes.append(Node(node_id, "junction", node_id, 0.0, 0.0))  # placeholder: ids stay known
     return nodes
@@ -227,6 +228,7 @@ def _roads(raw, ids, default_speed_kmh, p) -> list[Road]:
                 it.problem(f"seconds must be a positive number, got {shown(seconds)}")
         elif not _positive(speed):
             it.problem(f"speed_kmh must be a positive number, got {shown(speed)}")
+        source = _source(obj, it)
         if not it.ok:
             continue
         if seconds is None:
@@ -236,8 +238,17 @@ def _roads(raw, ids, default_speed_kmh, p) -> list[Road]:
                 it.problem(f"duplicate road, {key[0]} -> {key[1]} is already road #{seen[key]}")
             seen.setdefault(key, number)
         if it.ok:
-            roads.append(Road(a, b, float(length), float(seconds), one_way))
+            roads.append(Road(a, b, float(length), float(seconds), one_way, source))
     return roads
+
+
+def _source(obj, it: _Item) -> str:
+    """The item's optional ``source`` text (where an importer found it, or why it inferred it)."""
+    source = obj.get("source", "")
+    if not isinstance(source, str):
+        it.problem(f"'source' must be text, got {shown(source)}")
+        return ""
+    return source
 
 
 def _fleets(raw, ids, p) -> list[Fleet]:
@@ -367,12 +378,16 @@ def airport_to_dict(airport: Airport) -> dict:
         if n.name != n.id:
             d["name"] = n.name
         d["x"], d["y"] = _num(n.x), _num(n.y)
+        if n.source:
+            d["source"] = n.source
         nodes.append(d)
     roads = []
     for r in airport.roads:
         d = {"a": r.a, "b": r.b, "length_m": _num(r.length_m), "seconds": _num(r.seconds)}
         if r.one_way:
             d["one_way"] = True
+        if r.source:
+            d["source"] = r.source
         roads.append(d)
     fleets = []
     for f in airport.fleets:

@@ -1,4 +1,5 @@
-"""`python main.py airport check FILE…` and `python main.py airport generate --gates N --seed S -o FILE`."""
+"""`python main.py airport check FILE…`, `python main.py airport generate --gates N --seed S -o FILE`
+and `python main.py airport import-osm FILE --out LAYOUT.json [--report REPORT.txt]`."""
 
 from __future__ import annotations
 
@@ -21,10 +22,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     gen.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     gen.add_argument("-o", "--output", type=Path, required=True, metavar="FILE",
                      help="where to write (.json; .graphml writes GraphML)")
+    osm = sub.add_parser("import-osm", help="build a layout from OpenStreetMap data (Overpass "
+                                            "JSON, OSM XML or .osm.pbf); docs/real-data.md")
+    osm.add_argument("file", type=Path, metavar="FILE")
+    osm.add_argument("--out", type=Path, required=True, metavar="LAYOUT.json")
+    osm.add_argument("--name", default=None, help="the airport's name (default: the aerodrome's)")
+    osm.add_argument("--report", type=Path, default=None, metavar="FILE",
+                     help="the full import report (default: LAYOUT.import.txt beside the layout)")
 
 
 def run(args) -> int:
-    return _check(args.files, args.all_errors) if args.action == "check" else _generate(args)
+    return {"check": lambda: _check(args.files, args.all_errors), "generate": lambda: _generate(args),
+            "import-osm": lambda: _import_osm(args)}[args.action]()
 
 
 def summary(airport) -> str:
@@ -72,4 +81,21 @@ def _generate(args) -> int:
     else:
         save_airport(airport, args.output)
     print(f"{args.output}: {summary(airport)}")
+    return 0
+
+
+def _import_osm(args) -> int:
+    """Import, write the layout and the full report; print the report's summary lines."""
+    from engine.airport.layout_io import save_airport
+    from engine.airport.osm_import import import_osm
+    airport, report = import_osm(args.file, name=args.name)  # a bad file: main.py, exit status 2
+    save_airport(airport, args.out)
+    report_path = args.report or args.out.with_suffix(".import.txt")
+    lines = report.lines()
+    report_path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    for line in lines:
+        if not line.startswith("  - ") or "connector" not in line and "link " not in line:
+            print(line)
+    print(f"{args.out}: {summary(airport)}")
+    print(f"full report (every inferred choice): {report_path}")
     return 0

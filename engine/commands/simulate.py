@@ -19,8 +19,8 @@ from ..sim.dispatch import DEFAULT_POLICY, POLICIES
 from ..sim.edit_io import EditPlan, clock
 from ..sim.edits import EditError
 from ..sim.route_engine import ENGINES
+from ..sim.bts import read_schedule
 from ..sim.scenario_file import load_scenario
-from ..sim.schedule import read_flights_csv
 from ..sim.simulation import SimConfig, Simulation
 from .output import default_folder
 from ..words import counted
@@ -56,7 +56,11 @@ def add_arguments(p) -> None:
     p.add_argument("--load", type=float, default=None,
                    help="multiply the bags per flight of the generated day (default 1)")
     p.add_argument("--flights", default=None,
-                   help="CSV schedule (flight, gate, arrival, departure) instead of a generated one")
+                   help="CSV schedule instead of a generated one: the project's (flight, gate, "
+                        "arrival, departure) or a BTS On-Time download (docs/real-data.md)")
+    p.add_argument("--airport", dest="code", default=None, metavar="CODE",
+                   help="with a BTS --flights file: the airport whose flights to keep (default: "
+                        "the one in most rows)")
     p.add_argument("--out", default=None,
                    help="KPI file (.json; a .csv beside it); default kpis-AIRPORT-POLICY-seedS.json "
                         "in a new folder in the temporary folder (printed)")
@@ -83,8 +87,9 @@ def run(args) -> int:
         airport, base, plan = load_bundled_or_file(args.airport), SimConfig(), EditPlan([])
     given = {k: getattr(args, k) for k in DAY_OPTIONS if getattr(args, k) is not None}
     if args.flights:
-        given["flights"] = read_flights_csv(args.flights,
-                                            {n.id: i for i, n in enumerate(airport.nodes)})
+        flights, report = read_schedule(args.flights, airport, args.code)
+        print("\n".join(report.lines()))
+        given["flights"] = flights
     try:
         started = time.perf_counter()
         sim = Simulation(airport, replace(base, **given))

@@ -144,10 +144,11 @@ def test_airports_are_timed_after_the_ladders_when_ticked(qtbot, make_bench):
                airports=True)
     rows = [(r[0], r[1], r[2]) for r in window.table_rows()]
     assert rows == [("cpu-linear", "random-15%", "8"), ("scipy", "random-15%", "8")] + [
-        (v, a, n) for a, n in (("hub-atl", "2,253"), ("paper-5", "5"), ("regional", "277"))
+        (v, a, n) for a, n in (("eham", "1,208"), ("hub-atl", "2,253"), ("paper-5", "5"),
+                               ("regional", "277"))
         for v in ("cpu-linear", "scipy")]
-    assert "--airports hub-atl paper-5 regional" in window.report.command
-    assert "Done: 8 points measured" in window.status_line.text()
+    assert "--airports eham hub-atl paper-5 regional" in window.report.command
+    assert "Done: 10 points measured" in window.status_line.text()
 
 
 def _point(variant, graph, n, ms):
