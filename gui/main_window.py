@@ -154,8 +154,8 @@ class MainWindow(QMainWindow):
                                   self.open_airport)
         self.recent_menu = self.recent.menu
         a.register_all([
-            *import_actions(self),
             ActionSpec("file.open-sweep", "Open s&weep…", lambda: self.open_sweep(), "file"),
+            *import_actions(self),
             ActionSpec("file.export-kpis", "Export &KPIs as CSV…", lambda: self._export(
                 self.export_kpis, "Export KPIs", "kpis.csv", "CSV (*.csv)"), "file",
                 ("Ctrl+E",), separator=True),

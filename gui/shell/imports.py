@@ -143,8 +143,8 @@ def choose_schedule_file(window) -> ImportJob | None:
 
 
 def import_actions(window) -> list:
-    """The two File menu entries, before the exports."""
+    """The two File menu entries (after Open sweep, before the exports)."""
     return [ActionSpec("file.import-osm", "Import &OpenStreetMap…", lambda: choose_osm_file(window),
-                       "file", before="file.export-kpis"),
+                       "file"),
             ActionSpec("file.import-schedule", "Import &schedule…",
-                       lambda: choose_schedule_file(window), "file", before="file.export-kpis")]
+                       lambda: choose_schedule_file(window), "file")]
