@@ -54,6 +54,8 @@ def kpi_columns(df: pd.DataFrame) -> list[str]:
 def summarise(df: pd.DataFrame) -> pd.DataFrame:
     """Per scenario: the number of days, and each KPI's mean, its 95% interval within the KPI's
     bounds (lo, hi) and Student's t half-width (ci95); the interval is empty with one seed."""
+    if "edits" not in df:   # results written before edits were a factor: days without edits
+        df = df.assign(edits="none")
     kpis = kpi_columns(df)
     out = []
     for key, group in df.groupby(list(SCENARIO_COLUMNS), sort=True):
