@@ -227,7 +227,7 @@ class SimPanel(QWidget):
         else:
             rows.append(("Job", f"idle at <b>{html.escape(names[info.node])}</b>"))
         if info.pickups:
-            rows.append(("Promised", f"{info.pickups} bags waiting for it"))
+            rows.append(("Promised", f"{counted(info.pickups, 'bag')} waiting for it"))
         if info.dests:
             shown = ", ".join(html.escape(names[d]) for d in info.dests[:4])
             more = f" +{len(info.dests) - 4}" if len(info.dests) > 4 else ""
