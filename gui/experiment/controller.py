@@ -34,9 +34,6 @@ class Experiments(QObject):
         super().__init__(window)
         self.window, self.status, self.settings = window, status, settings
         self.whatif, self.airport_path, self.open_sweep = whatif, airport_path, open_sweep
-        self.edits: list = []        # the day's applied edits (undos as their inverses), in order
-        whatif.applied.connect(self.edits.append)
-        whatif.player.loaded.connect(lambda _facts: self.edits.clear())
         self.dialog: ExperimentDialog | None = None
         self.progress: QProgressDialog | None = None
         self.run = ExperimentRun(self)           # Tools ▸ Run experiment…
@@ -136,6 +133,12 @@ class Experiments(QObject):
     def _failed(self, title: str, why: str) -> None:
         self._close_progress()
         self.status.error(title, why)
+
+    @property
+    def edits(self) -> list:
+        """The day's edits with their times (undos as their inverses), in order: the what-if
+        panel's own record, the one a scenario file saves."""
+        return self.whatif.timed_edits()
 
     # -- the compare panel over seeds ------------------------------------------------------------
     def compare_over_seeds(self, n: int) -> None:
