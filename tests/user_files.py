@@ -14,8 +14,10 @@ REAL_HOME = os.path.realpath(os.path.expanduser("~"))
 REAL_CWD = os.path.realpath(os.getcwd())
 # Python's bytecode and pytest's cache are the tools' own, not the tests'.
 TOOLS_OWN = {"__pycache__", ".pytest_cache"}
-WRITE_EVENTS = {"os.mkdir": 0, "os.rename": 1, "os.replace": 1, "os.remove": 0, "os.rmdir": 0,
-                "os.symlink": 1, "os.link": 1, "os.truncate": 0, "shutil.rmtree": 0}
+# event -> (the written path's argument, the argument of the folder it is relative to, if any)
+WRITE_EVENTS = {"os.mkdir": (0, 2), "os.rename": (1, 3), "os.replace": (1, 3), "os.remove": (0, 1),
+                "os.rmdir": (0, 1), "os.symlink": (1, 2), "os.link": (1, 3), "os.truncate": (0, None),
+                "shutil.rmtree": (0, 1)}
 test_home: str | None = None     # set by redirect_home
 written: list[str] = []          # the user's paths this process wrote (should stay empty)
 
@@ -54,7 +56,14 @@ def _heard(event: str, args) -> None:
         writes = (any(c in mode for c in "wax+") if isinstance(mode, str)
                   else bool(flags & (os.O_WRONLY | os.O_RDWR | os.O_CREAT)))
     elif event in WRITE_EVENTS:
-        path, writes = args[WRITE_EVENTS[event]], True
+        at, folder_at = WRITE_EVENTS[event]
+        path, writes = args[at], True
+        folder = args[folder_at] if folder_at is not None and folder_at < len(args) else None
+        if isinstance(folder, int) and folder >= 0 and isinstance(path, (str, bytes)):
+            try:   # relative to an open folder (shutil.rmtree, TemporaryDirectory's cleanup)
+                path = os.path.join(os.readlink(f"/proc/self/fd/{folder}"), os.fsdecode(path))
+            except OSError:
+                return
     else:
         return
     if writes and isinstance(path, (str, bytes, os.PathLike)):

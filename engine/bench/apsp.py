@@ -136,8 +136,8 @@ def is_random_graph(graph: str) -> bool:
 
 def paper_answers(points: list[Point], budget_s: float) -> dict:
     """Per variant and random graph: the largest n solved within the budget (solve time, and
-    end to end), the smallest measured n over it (solve time), and the times at n = 500 (solve
-    only and end to end)."""
+    end to end), the smallest measured n over it (solve time; None: the budget was never
+    reached), the largest n tried, and the times at n = 500 (solve only and end to end)."""
     seen: dict = {}
     for p in points:
         if is_random_graph(p.graph):
@@ -147,6 +147,7 @@ def paper_answers(points: list[Point], budget_s: float) -> dict:
         "largest_n_within_budget": largest_within(solve, budget_s),
         "largest_n_within_budget_end_to_end": largest_within(end_to_end, budget_s),
         "budget_exceeded_at": min((n for n, ms in solve.items() if ms / 1e3 > budget_s), default=None),
+        "largest_n_tried": max(solve, default=None),
         "ms_at_500": solve.get(500),
         "ms_at_500_end_to_end": end_to_end.get(500)}
         for graph, (solve, end_to_end) in graphs.items()} for variant, graphs in seen.items()}
@@ -168,9 +169,17 @@ def format_table(report: Report) -> str:
         for graph, a in graphs.items():
             at500 = (f"{a['ms_at_500']:.3f} / {a['ms_at_500_end_to_end']:.3f} ms"
                      if a["ms_at_500"] is not None else "-")
-            largest = f"{a['largest_n_within_budget']!s:>6s} / {a.get('largest_n_within_budget_end_to_end')!s:>6s}"
-            rows.append(f"  {variant:14s} {graph:12s} largest n {largest}   n=500: {at500}")
+            rows.append(f"  {variant:14s} {graph:12s} {largest_text(a)}   n=500: {at500}")
     return "\n".join(rows)
+
+
+def largest_text(a: dict) -> str:
+    """"largest n 512 / 480", or "budget not reached (largest tried: 1024)" where no size went
+    over it: then the top of the ladder says nothing about the budget."""
+    if a.get("budget_exceeded_at") is None and a.get("largest_n_tried") is not None:
+        return f"budget not reached (largest tried: {a['largest_n_tried']})"
+    return (f"largest n {a.get('largest_n_within_budget')!s:>6s} / "
+            f"{a.get('largest_n_within_budget_end_to_end')!s:>6s}")
 
 
 def write_csv(report: Report, path) -> None:

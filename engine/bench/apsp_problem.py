@@ -77,16 +77,23 @@ def summary_html(report: Report) -> str:
 
 def _ladders_html(report: Report) -> str:
     best: dict[str, dict[str, int]] = {}
+    over = set()   # (graph, variant) that went over the budget at some n: its ladder reached it
     for p in report.points:
-        if is_random_graph(p.graph) and p.kernel_median_ms / 1e3 <= report.budget_s:
+        if not is_random_graph(p.graph):
+            continue
+        if p.kernel_median_ms / 1e3 <= report.budget_s:
             g = best.setdefault(p.graph, {})
             g[p.variant] = max(g.get(p.variant, 0), p.n)
+        else:
+            over.add((p.graph, p.variant))
     if not best:
         return ""
     parts = []
     for graph, by_variant in best.items():
         ranked = sorted(by_variant.items(), key=lambda kv: -kv[1])
-        parts.append(f"{graph}: " + ", ".join(f"{v} {n:,}" for v, n in ranked))
+        parts.append(f"{graph}: " + ", ".join(
+            f"{v} {n:,}" + ("" if (graph, v) in over else " (budget not reached)")
+            for v, n in ranked))
     return f"<b>Largest n measured within {report.budget_s:g} s</b> — " + "; ".join(parts)
 
 

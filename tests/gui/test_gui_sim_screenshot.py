@@ -15,7 +15,7 @@ def test_screenshot_after_playing_part_of_the_day_in_race_mode(tmp_path):
     shot = tmp_path / "played.png"
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen", NUMBA_ENABLE_CUDASIM="0")
     done = subprocess.run(
-        [sys.executable, "main.py", "app", "airports/paper-5.json", "--play-seconds", "900",
+        [sys.executable, "main.py", "app", "airports/regional.json", "--play-seconds", "900",
          "--race", "--screenshot", str(shot), "--size", "1200x800"],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stdout + done.stderr

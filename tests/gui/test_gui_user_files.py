@@ -26,6 +26,15 @@ def test_a_write_to_the_users_places_is_noticed(tmp_path):
     assert not user_files.is_users(str(Path(user_files.REAL_CWD) / "engine" / "__pycache__" / "a.nbi"))
 
 
+def test_a_temporary_folders_cleanup_is_not_a_write_to_the_current_folder():
+    """TemporaryDirectory removes its files by names relative to the open folder (dir_fd)."""
+    import tempfile
+    already = len(user_files.written)
+    with tempfile.TemporaryDirectory() as d:
+        (Path(d) / "scene.osm.pbf").write_bytes(b"x")
+    assert user_files.written[already:] == []
+
+
 def test_the_window_and_its_benchmark_window_write_one_settings_object(qtbot, settings, paper5):
     window = MainWindow(paper5, settings=settings)
     qtbot.addWidget(window)
