@@ -20,7 +20,7 @@ from ..shell.actions import ActionRegistry, ActionSpec
 from .panel import RoutePanel
 from .solver_worker import SolverWorker
 
-COMPILING_MESSAGE = "compiling GPU kernels, first use only"
+COMPILING_MESSAGE = "compiling for this machine, first use only (then cached)"
 
 
 class RouteFinder(QObject):
@@ -47,7 +47,7 @@ class RouteFinder(QObject):
         self.solver.solved.connect(self._on_solved)
         self.solver.failed.connect(self._on_failed)
         self.solver.compiling.connect(
-            lambda variant: self.status.set(f"{COMPILING_MESSAGE} ({variant})…"))
+            lambda variant: self.status.set(f"Preparing {variant}: {COMPILING_MESSAGE}…"))
         self.solver.compiled.connect(self._on_compiled)
         map_view.nodeClicked.connect(self._on_node_clicked)
         self.panel.fromChanged.connect(lambda node_id: self.set_endpoints(node_id, self.to_id))

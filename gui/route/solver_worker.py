@@ -39,14 +39,14 @@ WARM_UP = np.array([[0, 1, np.inf], [np.inf, 0, 1], [1, np.inf, 0]], dtype=np.fl
 
 def _solve_work(job: SolveJob, solve: Callable, warmed: set[str] | None,
                 background_compile: Callable | None) -> Callable:
-    """The task's work: warm the variant up once, then solve. A GPU variant says "compiling";
-    with ``background_compile`` its kernels compile in a process of their own for this size
+    """The task's work: warm the variant up once (saying "compiling"), then solve. With
+    ``background_compile`` a GPU variant's kernels compile in a process of their own for this size
     while the CPU answers (``gpu_warmup``), else here, before the solve."""
     def work(say):
         if warmed is not None and job.variant not in warmed:
             warmed.add(job.variant)
+            say("compiling")   # a cold cache compiles the variant's code: seconds, once
             if _is_gpu(job.variant):
-                say("compiling")
                 if background_compile is not None:
                     background_compile(job.variant, len(job.cost))
                     return solve(job.cost, job.variant)
@@ -67,9 +67,9 @@ class SolverWorker(QObject):
 
     ``solved(job, result)`` and ``failed(job, message)`` are emitted on the UI thread for the
     *current* job only; stale outcomes are dropped here (and counted in ``dropped``);
-    ``compiling(variant)`` before a GPU variant's first solve in this process, which compiles
-    its kernels (or loads them from the disk cache): on a real GPU in the background, the CPU
-    answering meanwhile, and ``compiled(variant, state)`` when that ends.
+    ``compiling(variant)`` before a variant's first solve in this process, which compiles it (or
+    loads it from the disk cache); a GPU variant's kernels compile in the background on a real
+    GPU, the CPU answering meanwhile, and ``compiled(variant, state)`` when that ends.
     """
 
     solved = Signal(object, object)   # SolveJob, APSPResult

@@ -108,7 +108,7 @@ def test_the_first_gpu_solve_says_it_compiles_kernels(qtbot, make_window):
         window.set_variant("gpu-blocked")
     assert got.args == ["gpu-blocked"]
     assert COMPILING_MESSAGE in window.status_text()
-    assert COMPILING_MESSAGE == "compiling GPU kernels, first use only"
+    assert COMPILING_MESSAGE == "compiling for this machine, first use only (then cached)"
     qtbot.waitUntil(lambda: window.result is not None and window.result.variant == "gpu-blocked",
                     timeout=120_000)
 

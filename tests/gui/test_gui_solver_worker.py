@@ -108,3 +108,16 @@ def test_on_a_gpu_a_variants_first_solve_is_the_cpus_while_it_compiles_then_the_
         worker.submit(COST, "gpu-fast")
     assert got.args[1].variant == "gpu-fast" and got.args[1].note is None
     worker.shutdown()
+
+
+def test_a_variants_first_solve_says_it_compiles_first_cpu_or_gpu(qtbot):
+    """A cold cache compiles a CPU variant too (17 s for the hub's first start): the status bar
+    must say why it waits."""
+    worker = SolverWorker()
+    said = []
+    worker.compiling.connect(said.append)
+    for _ in range(2):
+        with qtbot.waitSignal(worker.solved, timeout=60_000):
+            worker.submit(COST, "cpu-linear")
+    assert said == ["cpu-linear"]          # once, before the first solve only
+    worker.shutdown()
