@@ -76,10 +76,10 @@ def test_service_roads_are_real_and_the_connectors_inferred(tmp_path):
 
 def test_cli_writes_a_layout_that_checks_runs_and_keeps_its_marks(tmp_path, capsys):
     src = write_overpass_json(tmp_path / "in.json")
-    out = tmp_path / "airport.json"
+    out = tmp_path / "new" / "airport.json"   # a folder not made yet: made
     assert main(["airport", "import-osm", str(src), "--out", str(out), "--name", "Test field"]) == 0
     printed = capsys.readouterr().out
-    assert "Inferred" in printed and (tmp_path / "airport.import.txt").is_file()
+    assert "Inferred" in printed and (tmp_path / "new" / "airport.import.txt").is_file()
     assert main(["airport", "check", str(out)]) == 0
     doc = json.loads(out.read_text(encoding="utf-8"))
     assert doc["name"] == "Test field"

@@ -89,8 +89,10 @@ def _import_osm(args) -> int:
     from engine.airport.layout_io import save_airport
     from engine.airport.osm_import import import_osm
     airport, report = import_osm(args.file, name=args.name)  # a bad file: main.py, exit status 2
-    save_airport(airport, args.out)
     report_path = args.report or args.out.with_suffix(".import.txt")
+    for path in (args.out, report_path):   # written where asked, as generate does
+        path.parent.mkdir(parents=True, exist_ok=True)
+    save_airport(airport, args.out)
     lines = report.lines()
     report_path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     for line in lines:
