@@ -23,6 +23,7 @@ from .dispatch import (DEFAULT_POLICY, PER_BAG_S, STOP_S, Pickups, Recompute, Re
                        RouteTables, latest_departure, make_dispatcher)
 from .kpi import sample, summary
 from .network import RoadNetwork
+from .stops import count_to, split_promised, still_promised
 from .schedule import (Flight, Schedule, ScheduleParams, generate_flights, make_bags,
                        usable_nodes)
 from .tugs import DRIVING, HANDLING, IDLE, Tug
@@ -259,8 +260,7 @@ class Simulation:
         """Bags promised to ``tug`` that still wait for it."""
         ids = tug.pickup
         if len(ids):
-            ids = ids[(self.bags.state[ids] == WAITING) & (self.bags.reserved[ids] == tug.id)]
-            tug.pickup = ids
+            ids = tug.pickup = still_promised(ids, self.bags.state, self.bags.reserved, tug.id)
         return ids
 
     def _dispatch(self, tug: Tug) -> None:
@@ -313,11 +313,9 @@ class Simulation:
         tug.node = tug.target
         tug.activity = HANDLING
         p = tug.node
-        promised = self._promised(tug)
-        here = self.bags.node[promised] == p
-        promised, tug.pickup = promised[here], promised[~here]
-        onboard = self.onboard(tug)
-        unloading = onboard[self.bags.set.dest[onboard] == p] if len(onboard) else onboard
+        b = self.bags
+        promised, tug.pickup = split_promised(tug.pickup, b.state, b.reserved, b.node, tug.id, p)
+        unloading = count_to(self.onboard(tug), b.set.dest, p)
         room = max(0, tug.capacity - self.bags.on_tug[tug.id])   # < 0 after a capacity edit
         if len(promised) > room:
             self.pickups.release(promised[room:], self.t)
@@ -334,8 +332,8 @@ class Simulation:
                 self._load[tug.id] = _frozen(np.concatenate([self._load[tug.id], extra]))
                 promised = np.concatenate([promised, extra])
         handling = 0.0
-        if len(promised) or len(unloading):
-            handling = STOP_S + PER_BAG_S * (len(promised) + len(unloading))
+        if len(promised) or unloading:
+            handling = STOP_S + PER_BAG_S * (len(promised) + unloading)
         tug.busy_until = self.t + handling
         tug.busy_s += handling
         self._schedule(tug.busy_until, DONE, tug)
