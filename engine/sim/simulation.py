@@ -198,7 +198,8 @@ class Simulation:
         return float(t)
 
     def _advance(self, t: float) -> None:
-        self._sample_up_to(t)
+        if self._next_sample <= t:
+            self._sample_up_to(t)
         self.t = t
         b, n = self.bags.set, self._n_bags
         # 1. bags becoming ready
@@ -237,9 +238,12 @@ class Simulation:
         if self._free and t >= self._next_round and self.pickups.version != self._round_version:
             self._round_version = self.pickups.version
             free, self._free = self._free, []
-            self.dispatcher.plan(self, [self.tugs[k] for k in free])
+            idle = self.dispatcher.plan(self, [self.tugs[k] for k in free])
             for k in free:
-                self._dispatch(self.tugs[k])
+                if k in idle:   # no job for it this round: it stays idle, still free
+                    self._free.append(k)
+                else:
+                    self._dispatch(self.tugs[k])
             self._next_round = t + self.config.dispatch_tick_s
 
     def _schedule(self, t: float, kind: int, tug: Tug) -> None:

@@ -40,30 +40,29 @@ class FleetDispatcher(Dispatcher):
     detour_s = 20.0        # ... where the bag-aware route is at most this much slower
 
     def __init__(self):
-        self._plan: dict[int, tuple[int, np.ndarray] | None] = {}   # tug id -> its job or none
+        self._plan: dict[int, tuple[int, np.ndarray]] = {}   # tug id -> its job this round
 
-    def plan(self, sim, tugs) -> None:
-        """Assign the free empty tugs to jobs together; ``choose_pickup`` hands out the plan."""
+    def plan(self, sim, tugs) -> set[int]:
+        """Assign the free empty tugs to jobs together; ``choose_pickup`` hands out the plan.
+        Returns the tugs left without a job (they stay idle this round)."""
         self._plan = {}
         tugs = [t for t in tugs if not t.retired and not len(t.pickup)
                 and sim.bags.on_tug[t.id] == 0]
         if len(tugs) < 2:
-            return
-        self._plan = dict.fromkeys(t.id for t in tugs)
+            return set()
         jobs = _Jobs(sim, max(t.capacity for t in tugs))
-        if not jobs.n:
-            return
-        cost, done = self._costs(sim, tugs, jobs)
-        rows, cols = linear_sum_assignment(cost)
-        for i, j in zip(rows.tolist(), cols.tolist()):
-            if cost[i, j] < _FORBIDDEN:
-                self._plan[tugs[i].id] = (int(jobs.p[j]), jobs.saved(j, done[i, j], tugs[i]))
+        if jobs.n:
+            cost, done = self._costs(sim, tugs, jobs)
+            rows, cols = linear_sum_assignment(cost)
+            for i, j in zip(rows.tolist(), cols.tolist()):
+                if cost[i, j] < _FORBIDDEN:
+                    self._plan[tugs[i].id] = (int(jobs.p[j]),
+                                              jobs.saved(j, done[i, j], tugs[i]))
+        return {t.id for t in tugs} - self._plan.keys()
 
     def choose_pickup(self, sim, tug):
-        if tug.id in self._plan:   # planned this round (None: no job left for it)
+        if tug.id in self._plan:   # planned this round
             job = self._plan.pop(tug.id)
-            if job is None:
-                return None
         else:               # a tug free between rounds, or carrying bags: the best job for it
             if sim.bags.on_tug[tug.id] >= tug.capacity:
                 return None

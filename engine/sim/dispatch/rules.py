@@ -21,12 +21,13 @@ from .pickups import STOP_S, urgent_bags, within_carts
 
 class Dispatcher:
     """What the simulation asks a dispatcher (``Simulation._dispatch``). ``plan`` sees every
-    tug free in a dispatch round at once, before each is dispatched; a rule ignores it."""
+    tug free in a dispatch round at once, before each is dispatched, and returns the ids of
+    those it has no job for (they stay idle, not asked again this round); a rule plans none."""
 
     name = label = description = ""
 
-    def plan(self, sim, tugs) -> None:
-        pass
+    def plan(self, sim, tugs) -> set[int]:
+        return set()
 
     def select(self, sim, tug, p: int, arrive: float) -> np.ndarray:
         return urgent_bags(sim, tug, p, arrive)
