@@ -117,10 +117,10 @@ class FleetDispatcher(Dispatcher):
             return None
         b, plain_s, pk = sim.bags.set, sim.tables.plain_s, sim.pickups
         s, p = int(path[0]), int(path[-1])
-        finish = plain_s[p, b.dest[promised]] + 2 * (STOP_S + PER_BAG_S * len(promised))
-        slack = float(np.min(b.deadline[promised] - finish)) - sim.t
-        inner = path[1:-1]
-        for q in inner[(pk.live[inner] > 0) & sim.pickable[inner]].tolist():
+        slack, stops = _stops_on(path, promised, b.dest, b.deadline, plain_s,
+                                 2 * (STOP_S + PER_BAG_S * len(promised)), pk.live, sim.pickable)
+        slack -= sim.t
+        for q in stops.tolist():
             ids = urgent_bags(sim, tug, q, sim.t + plain_s[s, q])
             late = plain_s[s, q] + plain_s[q, p] + STOP_S + PER_BAG_S * len(ids)
             if len(ids) and late <= slack - self.margin_s:
@@ -134,6 +134,24 @@ class FleetDispatcher(Dispatcher):
         best = _first_stand(ids, b.dest, b.deadline, sim.tables.plain_s, tug.node, sim.t,
                             _ORDERS, _ORDERS_AT)
         return None if best < 0 else best
+
+
+@numba.njit(cache=True, nogil=True)
+def _stops_on(path, promised, dest, deadline, plain_s, handling, live, pickable):
+    """For ``stop_on_the_way``: the least slack of the promised bags when the tug goes straight
+    to its pickup (the path's end) and on to their stands, and the path's inner nodes where live
+    bags wait."""
+    p = path[-1]
+    slack = np.inf
+    for b in promised:
+        slack = min(slack, deadline[b] - (plain_s[p, dest[b]] + handling))
+    stops = np.empty(path.shape[0], dtype=np.int64)
+    m = 0
+    for q in path[1:-1]:
+        if live[q] > 0 and pickable[q]:
+            stops[m] = q
+            m += 1
+    return slack, stops[:m].copy()
 
 
 # every visiting order of k = 1-4 stands: rows _ORDERS_AT[k - 1] to _ORDERS_AT[k], k columns used

@@ -116,11 +116,8 @@ class Pickups:
     def free(self) -> np.ndarray:
         """Every waiting bag not promised to a tug, by id. Bags appear in id order, so only ids
         from the oldest bag not yet delivered or lost up to the newest one can wait."""
-        state = self.bags.state
-        while self._lo < self._hi and state[self._lo] > ON_TUG:
-            self._lo += 1
-        lo, hi = self._lo, self._hi
-        return lo + np.flatnonzero((state[lo:hi] == WAITING) & (self.bags.reserved[lo:hi] < 0))
+        self._lo, ids = _free_from(self.bags.state, self.bags.reserved, self._lo, self._hi)
+        return ids
 
 
 def urgent_bags(sim, tug, p: int, arrive: float) -> np.ndarray:
@@ -177,3 +174,18 @@ def _tally(ids, nodes, sign, count, live, expired):
         if not expired[ids[i]]:
             live[nodes[i]] += sign
 
+
+
+@numba.njit(cache=True, nogil=True)
+def _free_from(state, reserved, lo, hi):
+    """``Pickups.free``: the first of bags lo..hi-1 not yet delivered or lost, and the waiting
+    unpromised bags from there on."""
+    while lo < hi and state[lo] > ON_TUG:
+        lo += 1
+    ids = np.empty(hi - lo, dtype=np.int64)
+    m = 0
+    for b in range(lo, hi):
+        if state[b] == WAITING and reserved[b] < 0:
+            ids[m] = b
+            m += 1
+    return lo, ids[:m].copy()
