@@ -23,9 +23,9 @@ from .dispatch import (DEFAULT_POLICY, PER_BAG_S, STOP_S, Pickups, Recompute, Re
                        RouteTables, latest_departure, make_dispatcher)
 from .kpi import sample, summary
 from .network import RoadNetwork
-from .stops import count_to, split_promised, still_promised
 from .schedule import (Flight, Schedule, ScheduleParams, generate_flights, make_bags,
                        usable_nodes)
+from .stops import count_to, split_promised, split_to, still_promised
 from .tugs import DRIVING, HANDLING, IDLE, Tug
 
 ARRIVE, DONE = 0, 1
@@ -345,9 +345,9 @@ class Simulation:
     def _done(self, tug: Tug) -> None:
         onboard = self.onboard(tug)
         if len(onboard):
-            at_dest = self.bags.set.dest[onboard] == tug.node
-            self.bags.deliver(onboard[at_dest], self.t)
-            self._load[tug.id] = _frozen(onboard[~at_dest])
+            at_dest, rest = split_to(onboard, self.bags.set.dest, tug.node)
+            self.bags.deliver(at_dest, self.t)
+            self._load[tug.id] = _frozen(rest)
         if self.capacities[tug.id] != tug.capacity:   # a capacity edit waits for the bags aboard
             self.capacities[tug.id] = max(tug.capacity, int(self.bags.on_tug[tug.id]))
         self._dispatch(tug)

@@ -39,6 +39,22 @@ def split_promised(ids, state, reserved, node, tug, p):
 
 
 @numba.njit(cache=True, nogil=True)
+def split_to(ids, dest, p):
+    """The bags of ``ids`` for ``p`` and the others, each in order."""
+    to = np.empty(ids.shape[0], dtype=np.int64)
+    rest = np.empty(ids.shape[0], dtype=np.int64)
+    a = c = 0
+    for b in ids:
+        if dest[b] == p:
+            to[a] = b
+            a += 1
+        else:
+            rest[c] = b
+            c += 1
+    return to[:a].copy(), rest[:c].copy()
+
+
+@numba.njit(cache=True, nogil=True)
 def count_to(ids, dest, p):
     """How many bags of ``ids`` are for ``p``."""
     n = 0

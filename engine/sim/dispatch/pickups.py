@@ -144,14 +144,19 @@ def within_carts(sim, tug, ids: np.ndarray) -> np.ndarray:
     if not tug.carts or not len(ids):
         return ids
     dest = sim.bags.set.dest
-    return ids[_fits_carts(dest[ids], np.unique(dest[sim.onboard(tug)]), tug.carts)]
+    return ids[_fits_carts(dest[ids], dest[sim.onboard(tug)], tug.carts)]
 
 
 @numba.njit(cache=True, nogil=True)
 def _fits_carts(dests, carried, carts):
+    """Which ``dests`` fit: a stand already ``carried`` to (repeats allowed), else a new one
+    while carts are spare."""
     stands = np.empty(max(carts, carried.shape[0]), dtype=np.int64)
-    n = carried.shape[0]
-    stands[:n] = carried
+    n = 0
+    for c in carried:
+        if c not in stands[:n]:
+            stands[n] = c
+            n += 1
     keep = np.zeros(dests.shape[0], dtype=np.bool_)
     for i in range(dests.shape[0]):
         for j in range(n):
