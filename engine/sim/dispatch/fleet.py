@@ -94,7 +94,7 @@ class FleetDispatcher(Dispatcher):
         plain_s = sim.tables.plain_s
         nodes = np.array([t.node for t in tugs], dtype=np.int64)
         room = np.array([t.capacity - sim.bags.on_tug[t.id] for t in tugs], dtype=np.int64)
-        drive = plain_s[np.ix_(nodes, jobs.p)]
+        drive = plain_s[nodes[:, None], jobs.p]
         keep = _nearest(drive, self.candidates)
         return _pair_costs(drive, keep, room, plain_s[jobs.p, jobs.d], jobs.start, jobs.end,
                            jobs.deadline, sim.t, self.reward_s, self.slack_weight)
