@@ -82,7 +82,7 @@ class FleetDispatcher(Dispatcher):
     def _near(self, sim, s: int) -> np.ndarray:
         """The ``candidates`` pickups nearest to ``s`` where bags wait, as a node mask: its
         ``candidates`` nearest jobs are there, so no other bag need be sorted."""
-        cands = np.flatnonzero(sim.pickups.live > 0)
+        cands = sim.pickups.live_nodes()
         near = np.zeros(len(sim.pickable), dtype=bool)
         d = sim.tables.plain_s[s, cands]
         if len(cands) > self.candidates:

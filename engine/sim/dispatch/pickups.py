@@ -36,6 +36,8 @@ class Pickups:
         self._ptr = 0
         self._lo = self._hi = 0                            # ``free`` looks at bags lo..hi-1
         self.version = 0
+        self._nodes_key: tuple = (None, None)             # ``live_nodes``' cache: version, mask
+        self._nodes = np.empty(0, dtype=np.int64)
 
     def add(self, ids: np.ndarray) -> None:
         origin = self.bags.set.origin
@@ -112,6 +114,17 @@ class Pickups:
             self.queue[p] = ids.tolist()
         return ids
 
+
+    def live_nodes(self, mask: np.ndarray | None = None) -> np.ndarray:
+        """Nodes (of ``mask``, if given) where live bags wait, read-only; kept until the bags
+        change (``version``), as every idle tug of a dispatch round asks the same."""
+        version, last = self._nodes_key
+        if version != self.version or last is not mask:
+            live = self.live > 0
+            self._nodes = np.flatnonzero(live if mask is None else live & mask)
+            self._nodes.flags.writeable = False
+            self._nodes_key = (self.version, mask)
+        return self._nodes
 
     def free(self) -> np.ndarray:
         """Every waiting bag not promised to a tug, by id. Bags appear in id order, so only ids

@@ -62,7 +62,7 @@ class ShortestPathDispatcher(Dispatcher):
         pk, tables, s, now = sim.pickups, sim.tables, tug.node, sim.t
         if sim.bags.on_tug[tug.id] >= tug.capacity:
             return None
-        cands = np.flatnonzero((pk.live > 0) & sim.pickable)
+        cands = pk.live_nodes(sim.pickable)
         cands = cands[np.isfinite(tables.plain_s[s, cands])]
         if not len(cands):
             return None
