@@ -22,23 +22,6 @@ def still_promised(ids, state, reserved, tug):
 
 
 @numba.njit(cache=True, nogil=True)
-def split_promised(ids, state, reserved, node, tug, p):
-    """``still_promised`` split (in order) into the bags waiting at ``p`` and the others."""
-    here = np.empty(ids.shape[0], dtype=np.int64)
-    rest = np.empty(ids.shape[0], dtype=np.int64)
-    a = c = 0
-    for b in ids:
-        if state[b] == WAITING and reserved[b] == tug:
-            if node[b] == p:
-                here[a] = b
-                a += 1
-            else:
-                rest[c] = b
-                c += 1
-    return here[:a].copy(), rest[:c].copy()
-
-
-@numba.njit(cache=True, nogil=True)
 def split_to(ids, dest, p):
     """The bags of ``ids`` for ``p`` and the others, each in order."""
     to = np.empty(ids.shape[0], dtype=np.int64)
@@ -52,6 +35,12 @@ def split_to(ids, dest, p):
             rest[c] = b
             c += 1
     return to[:a].copy(), rest[:c].copy()
+
+
+@numba.njit(cache=True, nogil=True)
+def split_promised(ids, state, reserved, node, tug, p):
+    """``still_promised`` split (in order) into the bags waiting at ``p`` and the others."""
+    return split_to(still_promised(ids, state, reserved, tug), node, p)
 
 
 @numba.njit(cache=True, nogil=True)
