@@ -8,8 +8,6 @@ nor counted twice; ``check()`` re-derives every count from the per-bag arrays.
 
 from __future__ import annotations
 
-import functools
-
 import numba
 import numpy as np
 
@@ -40,15 +38,15 @@ class Bags:
         self.version = 0                                  # bumps whenever at_node changes
         self._mark = np.zeros(n, dtype=np.bool_)          # scratch: duplicate check in a move
 
-    def _move(self, ids: np.ndarray, expect, new: int, t: float | None = None,
+    def _move(self, ids: np.ndarray, expect: np.ndarray, new: int, t: float | None = None,
               to_node: np.ndarray | None = None, to_tug: int = -1) -> None:
-        """Move ``ids`` from a state in ``expect`` to ``new`` (waiting at ``to_node``, or on
+        """Move ``ids`` from a state ``expect`` allows (``_allowed``) to ``new`` (waiting at ``to_node``, or on
         ``to_tug``), or move none of them and raise ``ConservationError``."""
         ids = np.asarray(ids, dtype=np.int64)
         if not len(ids):
             return
         code, bad, created, version = _move_kernel(
-            ids, _allowed(expect), new, np.nan if t is None else float(t), t is not None,
+            ids, expect, new, np.nan if t is None else float(t), t is not None,
             _NO_NODES if to_node is None else to_node, to_tug, self.state, self.node, self.tug,
             self.reserved, self.done_time, self.at_node, self.on_tug, self.counts, self._mark)
         if code == _DUPLICATE:
@@ -61,19 +59,19 @@ class Bags:
     def appear(self, ids: np.ndarray) -> None:
         """Bags become ready at their origin and start waiting there."""
         ids = np.asarray(ids, dtype=np.int64)
-        self._move(ids, (PENDING,), WAITING, to_node=self.set.origin[ids])
+        self._move(ids, _FROM_PENDING, WAITING, to_node=self.set.origin[ids])
 
     def load(self, ids: np.ndarray, tug: int, capacity: int) -> None:
         ids = np.asarray(ids, dtype=np.int64)
         if self.on_tug[tug] + len(ids) > capacity:
             raise ConservationError(f"tug {tug} would carry {self.on_tug[tug] + len(ids)} > {capacity}")
-        self._move(ids, (WAITING,), ON_TUG, to_tug=tug)
+        self._move(ids, _FROM_WAITING, ON_TUG, to_tug=tug)
 
     def deliver(self, ids: np.ndarray, t: float) -> None:
-        self._move(ids, (ON_TUG,), DELIVERED, t)
+        self._move(ids, _FROM_ON_TUG, DELIVERED, t)
 
     def misconnect(self, ids: np.ndarray, t: float) -> None:
-        self._move(ids, (WAITING, ON_TUG), MISCONNECTED, t)
+        self._move(ids, _FROM_OPEN, MISCONNECTED, t)
 
     def count(self, state: int) -> int:
         return int(self.counts[state])
@@ -108,12 +106,15 @@ _OK, _DUPLICATE, _WRONG_STATE = 0, 1, 2
 _NO_NODES = np.empty(0, dtype=np.int64)
 
 
-@functools.cache
-def _allowed(states: tuple[int, ...]) -> np.ndarray:
+def _allowed(*states: int) -> np.ndarray:
     """The states a move accepts, as a mask indexed by state + 1."""
     mask = np.zeros(5, dtype=np.bool_)
     mask[np.asarray(states) + 1] = True
     return mask
+
+
+_FROM_PENDING, _FROM_WAITING, _FROM_ON_TUG = _allowed(PENDING), _allowed(WAITING), _allowed(ON_TUG)
+_FROM_OPEN = _allowed(WAITING, ON_TUG)
 
 
 @numba.njit(cache=True, nogil=True)

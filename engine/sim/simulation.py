@@ -25,6 +25,7 @@ from .kpi import sample, summary
 from .network import RoadNetwork
 from .schedule import (Flight, Schedule, ScheduleParams, generate_flights, make_bags,
                        usable_nodes)
+from .stops import count_to, split_promised, split_to, still_promised
 from .tugs import DRIVING, HANDLING, IDLE, Tug
 
 ARRIVE, DONE = 0, 1
@@ -197,7 +198,8 @@ class Simulation:
         return float(t)
 
     def _advance(self, t: float) -> None:
-        self._sample_up_to(t)
+        if self._next_sample <= t:
+            self._sample_up_to(t)
         self.t = t
         b, n = self.bags.set, self._n_bags
         # 1. bags becoming ready
@@ -236,9 +238,12 @@ class Simulation:
         if self._free and t >= self._next_round and self.pickups.version != self._round_version:
             self._round_version = self.pickups.version
             free, self._free = self._free, []
-            self.dispatcher.plan(self, [self.tugs[k] for k in free])
+            idle = self.dispatcher.plan(self, [self.tugs[k] for k in free])
             for k in free:
-                self._dispatch(self.tugs[k])
+                if k in idle:   # no job for it this round: it stays idle, still free
+                    self._free.append(k)
+                else:
+                    self._dispatch(self.tugs[k])
             self._next_round = t + self.config.dispatch_tick_s
 
     def _schedule(self, t: float, kind: int, tug: Tug) -> None:
@@ -259,8 +264,7 @@ class Simulation:
         """Bags promised to ``tug`` that still wait for it."""
         ids = tug.pickup
         if len(ids):
-            ids = ids[(self.bags.state[ids] == WAITING) & (self.bags.reserved[ids] == tug.id)]
-            tug.pickup = ids
+            ids = tug.pickup = still_promised(ids, self.bags.state, self.bags.reserved, tug.id)
         return ids
 
     def _dispatch(self, tug: Tug) -> None:
@@ -313,11 +317,9 @@ class Simulation:
         tug.node = tug.target
         tug.activity = HANDLING
         p = tug.node
-        promised = self._promised(tug)
-        here = self.bags.node[promised] == p
-        promised, tug.pickup = promised[here], promised[~here]
-        onboard = self.onboard(tug)
-        unloading = onboard[self.bags.set.dest[onboard] == p] if len(onboard) else onboard
+        b = self.bags
+        promised, tug.pickup = split_promised(tug.pickup, b.state, b.reserved, b.node, tug.id, p)
+        unloading = count_to(self.onboard(tug), b.set.dest, p)
         room = max(0, tug.capacity - self.bags.on_tug[tug.id])   # < 0 after a capacity edit
         if len(promised) > room:
             self.pickups.release(promised[room:], self.t)
@@ -334,8 +336,8 @@ class Simulation:
                 self._load[tug.id] = _frozen(np.concatenate([self._load[tug.id], extra]))
                 promised = np.concatenate([promised, extra])
         handling = 0.0
-        if len(promised) or len(unloading):
-            handling = STOP_S + PER_BAG_S * (len(promised) + len(unloading))
+        if len(promised) or unloading:
+            handling = STOP_S + PER_BAG_S * (len(promised) + unloading)
         tug.busy_until = self.t + handling
         tug.busy_s += handling
         self._schedule(tug.busy_until, DONE, tug)
@@ -343,9 +345,9 @@ class Simulation:
     def _done(self, tug: Tug) -> None:
         onboard = self.onboard(tug)
         if len(onboard):
-            at_dest = self.bags.set.dest[onboard] == tug.node
-            self.bags.deliver(onboard[at_dest], self.t)
-            self._load[tug.id] = _frozen(onboard[~at_dest])
+            at_dest, rest = split_to(onboard, self.bags.set.dest, tug.node)
+            self.bags.deliver(at_dest, self.t)
+            self._load[tug.id] = _frozen(rest)
         if self.capacities[tug.id] != tug.capacity:   # a capacity edit waits for the bags aboard
             self.capacities[tug.id] = max(tug.capacity, int(self.bags.on_tug[tug.id]))
         self._dispatch(tug)

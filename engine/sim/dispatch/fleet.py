@@ -40,30 +40,29 @@ class FleetDispatcher(Dispatcher):
     detour_s = 20.0        # ... where the bag-aware route is at most this much slower
 
     def __init__(self):
-        self._plan: dict[int, tuple[int, np.ndarray] | None] = {}   # tug id -> its job or none
+        self._plan: dict[int, tuple[int, np.ndarray]] = {}   # tug id -> its job this round
 
-    def plan(self, sim, tugs) -> None:
-        """Assign the free empty tugs to jobs together; ``choose_pickup`` hands out the plan."""
+    def plan(self, sim, tugs) -> set[int]:
+        """Assign the free empty tugs to jobs together; ``choose_pickup`` hands out the plan.
+        Returns the tugs left without a job (they stay idle this round)."""
         self._plan = {}
         tugs = [t for t in tugs if not t.retired and not len(t.pickup)
                 and sim.bags.on_tug[t.id] == 0]
         if len(tugs) < 2:
-            return
-        self._plan = dict.fromkeys(t.id for t in tugs)
+            return set()
         jobs = _Jobs(sim, max(t.capacity for t in tugs))
-        if not jobs.n:
-            return
-        cost, done = self._costs(sim, tugs, jobs)
-        rows, cols = linear_sum_assignment(cost)
-        for i, j in zip(rows.tolist(), cols.tolist()):
-            if cost[i, j] < _FORBIDDEN:
-                self._plan[tugs[i].id] = (int(jobs.p[j]), jobs.saved(j, done[i, j], tugs[i]))
+        if jobs.n:
+            cost, done = self._costs(sim, tugs, jobs)
+            rows, cols = linear_sum_assignment(cost)
+            for i, j in zip(rows.tolist(), cols.tolist()):
+                if cost[i, j] < _FORBIDDEN:
+                    self._plan[tugs[i].id] = (int(jobs.p[j]),
+                                              jobs.saved(j, done[i, j], tugs[i]))
+        return {t.id for t in tugs} - self._plan.keys()
 
     def choose_pickup(self, sim, tug):
-        if tug.id in self._plan:   # planned this round (None: no job left for it)
+        if tug.id in self._plan:   # planned this round
             job = self._plan.pop(tug.id)
-            if job is None:
-                return None
         else:               # a tug free between rounds, or carrying bags: the best job for it
             if sim.bags.on_tug[tug.id] >= tug.capacity:
                 return None
@@ -83,7 +82,7 @@ class FleetDispatcher(Dispatcher):
     def _near(self, sim, s: int) -> np.ndarray:
         """The ``candidates`` pickups nearest to ``s`` where bags wait, as a node mask: its
         ``candidates`` nearest jobs are there, so no other bag need be sorted."""
-        cands = np.flatnonzero(sim.pickups.live > 0)
+        cands = sim.pickups.live_nodes()
         near = np.zeros(len(sim.pickable), dtype=bool)
         d = sim.tables.plain_s[s, cands]
         if len(cands) > self.candidates:
@@ -95,7 +94,7 @@ class FleetDispatcher(Dispatcher):
         plain_s = sim.tables.plain_s
         nodes = np.array([t.node for t in tugs], dtype=np.int64)
         room = np.array([t.capacity - sim.bags.on_tug[t.id] for t in tugs], dtype=np.int64)
-        drive = plain_s[np.ix_(nodes, jobs.p)]
+        drive = plain_s[nodes[:, None], jobs.p]
         keep = _nearest(drive, self.candidates)
         return _pair_costs(drive, keep, room, plain_s[jobs.p, jobs.d], jobs.start, jobs.end,
                            jobs.deadline, sim.t, self.reward_s, self.slack_weight)
@@ -118,10 +117,10 @@ class FleetDispatcher(Dispatcher):
             return None
         b, plain_s, pk = sim.bags.set, sim.tables.plain_s, sim.pickups
         s, p = int(path[0]), int(path[-1])
-        finish = plain_s[p, b.dest[promised]] + 2 * (STOP_S + PER_BAG_S * len(promised))
-        slack = float(np.min(b.deadline[promised] - finish)) - sim.t
-        inner = path[1:-1]
-        for q in inner[(pk.live[inner] > 0) & sim.pickable[inner]].tolist():
+        slack, stops = _stops_on(path, promised, b.dest, b.deadline, plain_s,
+                                 2 * (STOP_S + PER_BAG_S * len(promised)), pk.live, sim.pickable)
+        slack -= sim.t
+        for q in stops.tolist():
             ids = urgent_bags(sim, tug, q, sim.t + plain_s[s, q])
             late = plain_s[s, q] + plain_s[q, p] + STOP_S + PER_BAG_S * len(ids)
             if len(ids) and late <= slack - self.margin_s:
@@ -135,6 +134,24 @@ class FleetDispatcher(Dispatcher):
         best = _first_stand(ids, b.dest, b.deadline, sim.tables.plain_s, tug.node, sim.t,
                             _ORDERS, _ORDERS_AT)
         return None if best < 0 else best
+
+
+@numba.njit(cache=True, nogil=True)
+def _stops_on(path, promised, dest, deadline, plain_s, handling, live, pickable):
+    """For ``stop_on_the_way``: the least slack of the promised bags when the tug goes straight
+    to its pickup (the path's end) and on to their stands, and the path's inner nodes where live
+    bags wait."""
+    p = path[-1]
+    slack = np.inf
+    for b in promised:
+        slack = min(slack, deadline[b] - (plain_s[p, dest[b]] + handling))
+    stops = np.empty(path.shape[0], dtype=np.int64)
+    m = 0
+    for q in path[1:-1]:
+        if live[q] > 0 and pickable[q]:
+            stops[m] = q
+            m += 1
+    return slack, stops[:m].copy()
 
 
 # every visiting order of k = 1-4 stands: rows _ORDERS_AT[k - 1] to _ORDERS_AT[k], k columns used

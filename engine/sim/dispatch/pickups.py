@@ -36,6 +36,8 @@ class Pickups:
         self._ptr = 0
         self._lo = self._hi = 0                            # ``free`` looks at bags lo..hi-1
         self.version = 0
+        self._nodes_key: tuple = (None, None)             # ``live_nodes``' cache: version, mask
+        self._nodes = np.empty(0, dtype=np.int64)
 
     def add(self, ids: np.ndarray) -> None:
         origin = self.bags.set.origin
@@ -113,14 +115,22 @@ class Pickups:
         return ids
 
 
+    def live_nodes(self, mask: np.ndarray | None = None) -> np.ndarray:
+        """Nodes (of ``mask``, if given) where live bags wait, read-only; kept until the bags
+        change (``version``), as every idle tug of a dispatch round asks the same."""
+        version, last = self._nodes_key
+        if version != self.version or last is not mask:
+            live = self.live > 0
+            self._nodes = np.flatnonzero(live if mask is None else live & mask)
+            self._nodes.flags.writeable = False
+            self._nodes_key = (self.version, mask)
+        return self._nodes
+
     def free(self) -> np.ndarray:
         """Every waiting bag not promised to a tug, by id. Bags appear in id order, so only ids
         from the oldest bag not yet delivered or lost up to the newest one can wait."""
-        state = self.bags.state
-        while self._lo < self._hi and state[self._lo] > ON_TUG:
-            self._lo += 1
-        lo, hi = self._lo, self._hi
-        return lo + np.flatnonzero((state[lo:hi] == WAITING) & (self.bags.reserved[lo:hi] < 0))
+        self._lo, ids = _free_from(self.bags.state, self.bags.reserved, self._lo, self._hi)
+        return ids
 
 
 def urgent_bags(sim, tug, p: int, arrive: float) -> np.ndarray:
@@ -147,14 +157,19 @@ def within_carts(sim, tug, ids: np.ndarray) -> np.ndarray:
     if not tug.carts or not len(ids):
         return ids
     dest = sim.bags.set.dest
-    return ids[_fits_carts(dest[ids], np.unique(dest[sim.onboard(tug)]), tug.carts)]
+    return ids[_fits_carts(dest[ids], dest[sim.onboard(tug)], tug.carts)]
 
 
 @numba.njit(cache=True, nogil=True)
 def _fits_carts(dests, carried, carts):
+    """Which ``dests`` fit: a stand already ``carried`` to (repeats allowed), else a new one
+    while carts are spare."""
     stands = np.empty(max(carts, carried.shape[0]), dtype=np.int64)
-    n = carried.shape[0]
-    stands[:n] = carried
+    n = 0
+    for c in carried:
+        if c not in stands[:n]:
+            stands[n] = c
+            n += 1
     keep = np.zeros(dests.shape[0], dtype=np.bool_)
     for i in range(dests.shape[0]):
         for j in range(n):
@@ -177,3 +192,18 @@ def _tally(ids, nodes, sign, count, live, expired):
         if not expired[ids[i]]:
             live[nodes[i]] += sign
 
+
+
+@numba.njit(cache=True, nogil=True)
+def _free_from(state, reserved, lo, hi):
+    """``Pickups.free``: the first of bags lo..hi-1 not yet delivered or lost, and the waiting
+    unpromised bags from there on."""
+    while lo < hi and state[lo] > ON_TUG:
+        lo += 1
+    ids = np.empty(hi - lo, dtype=np.int64)
+    m = 0
+    for b in range(lo, hi):
+        if state[b] == WAITING and reserved[b] < 0:
+            ids[m] = b
+            m += 1
+    return lo, ids[:m].copy()

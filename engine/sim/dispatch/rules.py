@@ -21,12 +21,13 @@ from .pickups import STOP_S, urgent_bags, within_carts
 
 class Dispatcher:
     """What the simulation asks a dispatcher (``Simulation._dispatch``). ``plan`` sees every
-    tug free in a dispatch round at once, before each is dispatched; a rule ignores it."""
+    tug free in a dispatch round at once, before each is dispatched, and returns the ids of
+    those it has no job for (they stay idle, not asked again this round); a rule plans none."""
 
     name = label = description = ""
 
-    def plan(self, sim, tugs) -> None:
-        pass
+    def plan(self, sim, tugs) -> set[int]:
+        return set()
 
     def select(self, sim, tug, p: int, arrive: float) -> np.ndarray:
         return urgent_bags(sim, tug, p, arrive)
@@ -61,7 +62,7 @@ class ShortestPathDispatcher(Dispatcher):
         pk, tables, s, now = sim.pickups, sim.tables, tug.node, sim.t
         if sim.bags.on_tug[tug.id] >= tug.capacity:
             return None
-        cands = np.flatnonzero((pk.live > 0) & sim.pickable)
+        cands = pk.live_nodes(sim.pickable)
         cands = cands[np.isfinite(tables.plain_s[s, cands])]
         if not len(cands):
             return None
