@@ -40,14 +40,19 @@ def redirect_home() -> str:
 
 def is_users(path: str) -> bool:
     """Whether ``path`` is the user's (under the real home or the current folder) and not the
-    tests' own (their home, the temporary folder) nor the tools' (bytecode, pytest's cache)."""
+    tests' own (their home, the temporary folder) nor the tools' (bytecode, pytest's cache). The
+    current folder counts as the user's even where it lies in the temporary folder (a clone in
+    /tmp, as CI may make)."""
     p = os.path.realpath(path)
-    ours = (test_home, os.path.realpath(tempfile.gettempdir()))
-    if any(p == root or p.startswith(root + os.sep) for root in ours):
+
+    def under(root) -> bool:
+        return p == root or p.startswith(root + os.sep)
+
+    if (test_home and under(test_home)) or TOOLS_OWN & set(Path(p).parts):
         return False
-    if TOOLS_OWN & set(Path(p).parts):
-        return False
-    return any(p == root or p.startswith(root + os.sep) for root in (REAL_HOME, REAL_CWD))
+    if under(REAL_CWD):
+        return True
+    return not under(os.path.realpath(tempfile.gettempdir())) and under(REAL_HOME)
 
 
 def _heard(event: str, args) -> None:
