@@ -209,6 +209,7 @@ class BenchPlot(pg.GraphicsLayoutWidget):
         several = len(ladders) > 1
         for vi, variant in enumerate(names):
             colour, symbol = PALETTE[vi % len(PALETTE)], MARKERS[vi % len(MARKERS)]
+            curved = False   # a ladder curve names the variant's colour and symbol in the legend
             for gi, graph in enumerate(ladders):
                 pts = sorted((p for p in points if p.variant == variant
                               and ladder_of(p) == graph), key=lambda p: p.n)
@@ -223,6 +224,7 @@ class BenchPlot(pg.GraphicsLayoutWidget):
                 self.plot_item.addItem(curve)
                 self.legend.addItem(curve, label)
                 self.curves[label] = curve
+                curved = True
             mine = [p for p in at_airports if p.variant == variant]
             if mine:
                 markers = pg.PlotDataItem([p.n for p in mine], [_ms(p) for p in mine],
@@ -230,6 +232,8 @@ class BenchPlot(pg.GraphicsLayoutWidget):
                                           symbolBrush="w", symbolPen=pg.mkPen(colour, width=2))
                 self.plot_item.addItem(markers)
                 self.airport_markers[variant] = markers
+                if not curved:   # airports only (SSSP's plot): the legend names its marker
+                    self.legend.addItem(markers, variant)
         self._name_airports(at_airports)
         self._tick_at_sizes(points)
         budget_ms = 1e3 * budget_s

@@ -226,6 +226,10 @@ def test_a_report_of_airports_alone_has_no_largest_n_line(make_bench, tmp_path):
         "<b>Airports, solve time (median)</b> — "
         "regional (277 vertices): fastest cpu-blocked 5.34 ms, next scipy 10.8 ms")
     assert window.plot.curves == {} and set(window.plot.airport_markers) == {"cpu-blocked", "scipy"}
+    # no ladder curve names the variants' markers: the legend does, one entry each
+    from gui.bench.plot import AIRPORTS_LEGEND
+    assert [label.text for _, label in window.plot.legend.items] == [
+        "cpu-blocked", "scipy", AIRPORTS_LEGEND]
 
 
 def test_a_run_that_cannot_start_says_why(qtbot, make_bench, monkeypatch):
