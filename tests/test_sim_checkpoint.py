@@ -71,11 +71,12 @@ def test_an_edit_rewound_to_the_time_on_screen_is_the_edit_made_then(regional):
     assert kpis(rewound) == kpis(then)
 
 
-def test_a_hook_on_the_solves_stays_with_the_original(regional):
+def test_the_twins_tables_ask_the_twin_where_its_tugs_are_and_report_to_it(regional):
+    """The seams the tables are given (tug positions, recompute reports) are the day's own
+    methods: a fork's tables call the fork, never the day it was copied from."""
     sim = day(regional)
     sim.run_until(600.0)
-    keys = sim.tables.keys
-    keys.update = lambda counts, variant: type(keys).update(keys, counts, variant)
     twin = fork(sim)
-    assert "update" in vars(sim.tables.keys) and "update" not in vars(twin.tables.keys)
+    assert twin.tables.tug_nodes.__self__ is twin and sim.tables.tug_nodes.__self__ is sim
+    assert twin.tables.keys.on_update.__self__ is twin
     twin.run_until(1200.0, check=True)

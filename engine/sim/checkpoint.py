@@ -28,22 +28,15 @@ _SHARED_KEYS = ("net", "dj", "wj", "j_routes", "j_indptr", "j_indices", "k_indpt
 
 
 def fork(sim: Simulation) -> Simulation:
-    """An independent copy of ``sim`` as it is now."""
+    """An independent copy of ``sim`` as it is now. A caller's ``on_recompute`` hook is copied
+    with it: the app's worker takes its own off first."""
     tables, keys = sim.tables, sim.tables.keys
     shared = [sim.airport, sim.net, sim.config, sim._ready, sim._deadlines, sim._deadline_order,
               sim.pickups.ldt, sim.pickups._order, sim.pickups._ldt_sorted]
     shared += [vars(tables)[k] for k in _SHARED_TABLES if k in vars(tables)]
     shared += [vars(keys)[k] for k in _SHARED_KEYS if k in vars(keys)]
-    # hooks a caller put on the tables (the app times each solve) stay with the original
-    hooks = {k: vars(keys).pop(k) for k in ("update",) if k in vars(keys)}
-    try:
-        twin = copy.deepcopy(sim, {id(x): x for x in shared})
-    finally:
-        vars(keys).update(hooks)
-    twin.tables.tug_nodes = twin.tug_nodes
-    if "tug_nodes" in vars(twin.tables.keys):   # the from-tugs engine solves from the tugs
-        twin.tables.keys.tug_nodes = twin.tug_nodes
-    return twin
+    twin = copy.deepcopy(sim, {id(x): x for x in shared})
+    return twin   # methods of ``sim`` held by its parts (tug_nodes, on_update) are the twin's
 
 
 class Checkpoints:

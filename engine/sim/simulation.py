@@ -90,7 +90,7 @@ class Simulation:
             n_key = sum(1 for nd in airport.nodes if nd.kind != "junction")
             recompute = auto_recompute(n_key)
         self.tables = RouteTables(self.net, config.variant, RecomputePolicy(recompute),
-                                  engine=config.route_engine)
+                                  engine=config.route_engine, tug_nodes=self.tug_nodes)
         self.dispatcher = make_dispatcher(config.policy)
 
         depots = [airport.index(f.depot) for f in fleets]
@@ -138,7 +138,6 @@ class Simulation:
             for _ in range(count):
                 self.tugs.append(Tug(len(self.tugs), d, f.capacity, f.speed_mps, d, carts=f.carts))
         self.capacities = np.array([t.capacity for t in self.tugs], dtype=np.int64)
-        self.tables.tug_nodes = self.tug_nodes
         self._load = [_NO_BAGS for _ in self.tugs]   # per tug, the bags on it in loading order
 
         self.bags = Bags(bagset, self.net.n, len(self.tugs))
@@ -372,8 +371,7 @@ class Simulation:
         old = self.net
         net = RoadNetwork(airport, min(f.speed_mps for f in airport.fleets))
         tables = RouteTables(net, self.tables.variant, self.tables.policy, self.t,
-                             self.tables.engine)
-        tables.tug_nodes = self.tug_nodes
+                             self.tables.engine, self.tug_nodes)
         tables.set_key_nodes(self.key_mask)
         tables.keys.on_update = self._recomputed
         solves, tables.log = tables.log, self.tables.log + tables.log

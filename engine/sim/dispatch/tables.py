@@ -48,19 +48,24 @@ class RecomputePolicy:
         return "every change" if self.interval == 0 else f"at most every {self.interval:g} s"
 
 
+def _no_tugs() -> np.ndarray:
+    return np.empty(0, np.int64)
+
+
 class RouteTables:
     """Plain travel time on the full road graph (solved once) and the bag-aware cost between key
     nodes (``KeyGraph``, solved again as the policy allows)."""
 
     def __init__(self, net: RoadNetwork, variant: str, policy: RecomputePolicy, t: float = 0.0,
-                 engine: str = ALL_PAIRS):
+                 engine: str = ALL_PAIRS, tug_nodes: Callable[[], np.ndarray] = _no_tugs):
         """``t``: the simulated time of the solves (0 at the start of a day; later when an edit
         changes the roads). ``engine``: a name of ``route_engine.ENGINES``; ``variant`` is one
-        of its family (Floyd–Warshall or SSSP)."""
+        of its family (Floyd–Warshall or SSSP). ``tug_nodes()``: where the day's tugs are now
+        (the from-tugs engine solves from there)."""
         self.net = net
         self.engine = check_engine(engine)
         self.variant = variant
-        self.tug_nodes: Callable[[], np.ndarray] = lambda: np.empty(0, np.int64)  # set by the day
+        self.tug_nodes = tug_nodes
         self.policy = policy
         self.t0 = t
         self.log: list[Recompute] = []
@@ -76,7 +81,7 @@ class RouteTables:
 
     def set_key_nodes(self, key: np.ndarray) -> None:
         """Where tugs stop and bags wait; solves the static junction subgraph once."""
-        self.keys = key_graph(self.engine, self.net, key, self.variant, lambda: self.tug_nodes())
+        self.keys = key_graph(self.engine, self.net, key, self.variant, self.tug_nodes)
         for variant, seconds, note in self.keys.solves:
             self.log.append(Recompute(self.t0, variant, seconds, "junctions", note))
 
