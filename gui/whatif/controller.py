@@ -29,7 +29,7 @@ from ..shell.actions import ActionRegistry, ActionSpec
 from ..shell.docks import Docks
 from ..day.worker import SimThread
 from ..map.whatif_layer import WhatIfLayer
-from .dialogs import REPLAY, ask_restart, confirm_overlap
+from .dialogs import DISCARD, REPLAY, ask_leave, ask_restart, confirm_overlap
 from .gates import GateFlights, busy_text
 from .panel import WhatIfPanel
 
@@ -374,6 +374,15 @@ class WhatIf(QObject):
         if choice is None:
             return None
         return self.timed_edits() if choice == REPLAY else []
+
+    def confirm_leave(self, opening: str, save: Callable[[], object]) -> bool:
+        """Before ``opening`` (another airport or scenario) replaces this day: True to go on
+        (no edits, the user discards them, or ``save`` saved them), False to keep the day."""
+        if not self.log:
+            return True
+        choice = ask_leave(self.view.window(), [f"{format_clock(a.t)} {a.text}" for a in self.log],
+                           opening)
+        return choice == DISCARD or (choice is not None and save() is not None)
 
     def _on_day_loaded(self, facts) -> None:
         """A new day (new airport or restart): as planned, nothing edited, no twin yet."""

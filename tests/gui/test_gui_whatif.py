@@ -169,6 +169,7 @@ def test_save_edited_layout_writes_a_file_that_opens_as_an_airport(qtbot, sim_wi
     saved = load_airport(path)
     assert len(saved.roads) == len(w.airport.roads) - 1 and saved.node("G2").kind == "junction"
     assert "What-if edits: close road" in saved.description
+    w.whatif.confirm_leave = lambda opening, save: True    # the question: test_gui_whatif_truth
     with qtbot.waitSignal(w.airportLoaded, timeout=SIM_TIMEOUT_MS):
         assert w.open_airport(path)
     qtbot.waitUntil(lambda: w.player.ready, timeout=SIM_TIMEOUT_MS)

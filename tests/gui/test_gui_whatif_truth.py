@@ -19,8 +19,8 @@ from tests.gui.test_gui_whatif import EDIT_TIMEOUT_MS, edit_and_wait
 
 
 def answer_restart(qtbot, button: str) -> list:
-    """Press ``button`` ("replay", "discard" or "cancel") in the restart question once it is up;
-    the list gets the question's text."""
+    """Press ``button`` ("replay", "save", "discard" or "cancel") in the question (restart, or
+    open another airport) once it is up; the list gets the question's text."""
     seen = []
 
     def press():
@@ -94,6 +94,29 @@ def test_restart_asks_and_replays_the_edits_at_their_times(qtbot, sim_window):
     with qtbot.waitSignal(w.player.loaded, timeout=SIM_TIMEOUT_MS):
         w.actions.action("sim.restart").trigger()
     assert w.whatif.log == [] and "as planned" in w.status_text()
+
+
+def test_opening_another_airport_asks_before_it_drops_the_edits(qtbot, sim_window, paper5,
+                                                                 tmp_path):
+    w = sim_window
+    road = w.airport.roads[5]
+    edit_and_wait(qtbot, w, CloseRoad(road.a, road.b))
+    name = w.airport.name
+    seen = answer_restart(qtbot, "cancel")
+    assert w.open_airport(paper5) is False
+    assert seen and "1 what-if edit" in seen[0] and paper5.name in seen[0] and road.a in seen[0]
+    assert w.airport.name == name and w.whatif.log and "Kept" in w.status_text()
+    saved = []                       # "Save scenario…" saves first; a cancelled save keeps all
+    w.scenarios.save = lambda: saved.append(1)
+    answer_restart(qtbot, "save")
+    assert w.open_airport(paper5) is False and saved and w.whatif.log
+    w.scenarios.save = lambda: saved.append(tmp_path / "kept.toml") or saved[-1]
+    answer_restart(qtbot, "save")
+    with qtbot.waitSignal(w.airportLoaded, timeout=SIM_TIMEOUT_MS):
+        assert w.open_airport(paper5)
+    assert saved[-1] == tmp_path / "kept.toml" and w.airport.name != name
+    qtbot.waitUntil(lambda: w.player.ready, timeout=SIM_TIMEOUT_MS)
+    assert w.whatif.log == []
 
 
 def test_an_edit_applies_at_the_clock_on_screen_though_the_day_ran_ahead(qtbot, sim_window):
