@@ -151,8 +151,7 @@ def _scaling(sweep: Sweep, counts: list[int], runner: str, deadline: float) -> d
         r["speedup"] = round(r["days_per_minute"] / max(rows[0]["days_per_minute"], 1e-9), 2)
     common = set.intersection(*(set(t) for t in tables.values()))
     same = all(_text(t[i]) == _text(tables[counts[0]][i]) for t in tables.values() for i in common)
-    return {"date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-            "runner": runner, "sweep": _shown(sweep.source), "seeds": len(sweep.seeds),
+    return {"runner": runner, "sweep": _shown(sweep.source), "seeds": len(sweep.seeds),
             "scenarios": len(sweep.scenarios), "rows": rows,
             "rows_identical_across_worker_counts": same, "days_compared": len(common)}
 
@@ -196,7 +195,8 @@ def _host() -> dict:
     import numpy
     model = next((line.split(":", 1)[1].strip() for line in _cpuinfo()
                   if line.startswith("model name")), platform.processor())
-    return {"host_cores": default_workers(), "cpu": model, "python": platform.python_version(),
+    return {"date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+            "host_cores": default_workers(), "cpu": model, "python": platform.python_version(),
             "numpy": numpy.__version__, "numba": numba.__version__}
 
 

@@ -16,31 +16,15 @@ import pytest
 from engine.sweep.runner import _CtrlC, open_client, run_sweep
 from engine.sweep.scenario import load_sweep
 from main import main
+from tests.sweep_tiny import TINY, tiny
 
 ROOT = Path(__file__).resolve().parent.parent
-TINY = """
-[sweep]
-seeds = 2
-variant = "cpu-linear"
-
-[factors]
-layout = "paper-5"
-fleet = [1, 2]
-policy = ["shortest-path", "baseline"]
-hours = 1
-"""
 
 
 @pytest.fixture(scope="module")
 def client():
     with open_client(workers=2) as c:
         yield c
-
-
-def tiny(tmp_path, text=TINY):
-    path = tmp_path / "tiny.toml"
-    path.write_text(text)
-    return path
 
 
 def test_sweep_writes_table_summary_and_plot_and_a_rerun_gives_the_same_table(client, tmp_path,

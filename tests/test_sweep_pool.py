@@ -13,26 +13,12 @@ from engine.sweep.day import run_day
 from engine.sweep.pool import run_pool, seed_major
 from engine.sweep.save import save_outcome
 from engine.sweep.scenario import load_sweep
+from tests.sweep_tiny import tiny
 from tools.sweep_table import report
-
-TINY = """
-[sweep]
-seeds = 2
-variant = "cpu-linear"
-
-[factors]
-layout = "paper-5"
-fleet = [1, 2]
-policy = ["fleet", "baseline"]
-hours = 1
-"""
-
 
 @pytest.fixture
 def sweep(tmp_path):
-    path = tmp_path / "tiny.toml"
-    path.write_text(TINY)
-    return load_sweep(path)
+    return load_sweep(tiny(tmp_path))
 
 
 def one_by_one(sweep):
@@ -81,8 +67,7 @@ def test_a_day_that_raises_is_a_failure_and_the_others_still_run(sweep, monkeypa
 
 
 def scaling(tmp_path, *extra):
-    path = tmp_path / "tiny.toml"
-    path.write_text(TINY)
+    path = tiny(tmp_path)
     out = tmp_path / "out"
     assert sweep_scaling.main([str(out), "--runner", "pool", "--workers", "1,2",
                                "--scaling-sweep", str(path), "--scaling-seeds", "1",
@@ -99,7 +84,7 @@ def test_the_scaling_benchmark_writes_both_steps_and_their_tables(tmp_path):
     assert info["rows_identical_across_worker_counts"] and info["days_compared"] == 4
     study = out / sweep_scaling.STUDY
     runs = pd.read_csv(study / "runs.csv")
-    assert len(runs) == 8 and set(runs["policy"]) == {"fleet", "baseline"}
+    assert len(runs) == 8 and set(runs["policy"]) == {"shortest-path", "baseline"}
     manifest = json.loads((study / "sweep.json").read_text())
     assert manifest["workers"] == 2 and not manifest["interrupted"]
     assert (study / "mbr-vs-fleet.png").exists()

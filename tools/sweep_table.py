@@ -62,6 +62,7 @@ def run_line(manifest: dict) -> str:
            if manifest.get("interrupted") and "budget_s" in manifest else
            "; **stopped early**" if manifest.get("interrupted") else "")
     where = f", {manifest['cpu']}" if "cpu" in manifest else ""
+    where += f", {manifest['date']}" if "date" in manifest else ""
     return (f"{manifest['runs_finished']:,} of {manifest['runs_total']:,} days in "
             f"{manifest['wall_s']:.0f} s ({manifest['runs_per_minute']:.1f} per minute) on "
             f"{manifest['workers']} worker process(es){where}{cut}.")
