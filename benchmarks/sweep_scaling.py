@@ -27,16 +27,22 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engine.sweep.common import default_workers, threads_per_worker  # noqa: E402
-from engine.sweep.pool import run_pool, seed_major  # noqa: E402
+from engine.sweep.pool import run_pool, seed_major, worker_threads  # noqa: E402
 from engine.sweep.scenario import Run, Sweep, load_sweep  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 STUDY = "hub-study"
+NEEDED = ("pandas", "scipy", "pyarrow", "matplotlib")
 WRITE_S = 25.0     # kept back from the budget to write the study's files and the report
 
 
 def main(argv: list[str] | None = None) -> int:
     args = _arguments(argv)
+    missing = [m for m in NEEDED if importlib.util.find_spec(m) is None]
+    if missing:   # found now, not after minutes of days with nowhere to write them
+        print(f"sweep_scaling: missing {', '.join(missing)} (the study's table, Parquet and plot "
+              "need them)", file=sys.stderr)
+        return 2
     start = time.monotonic()
     deadline = start + args.budget_s - WRITE_S
     runner = _runner(args.runner)
@@ -140,7 +146,8 @@ def _scaling(sweep: Sweep, counts: list[int], runner: str, deadline: float) -> d
         outcome, wall = _run(sweep, runs, workers, runner, deadline, None)
         done = len(outcome.rows)
         tables[workers] = outcome.rows
-        rows.append({"workers": workers, "threads_per_worker": threads_per_worker(workers),
+        threads = worker_threads(workers) if runner == "pool" else threads_per_worker(workers)
+        rows.append({"workers": workers, "threads_per_worker": threads,
                      "days": len(runs), "finished": done, "failed": len(outcome.failures),
                      "wall_s": round(wall, 2), "days_per_minute": round(60 * done / max(wall, 1e-9), 2),
                      "cut": outcome.interrupted})

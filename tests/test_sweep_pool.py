@@ -4,6 +4,7 @@ a failing day is reported, and benchmarks/sweep_scaling.py writes its files — 
 
 import json
 
+import numba
 import pandas as pd
 import pytest
 
@@ -104,3 +105,9 @@ def test_a_run_out_of_time_still_writes_its_files_and_says_it_was_cut(tmp_path):
     assert manifest["interrupted"] and manifest["runs_finished"] == 0
     text = (out / "sweeps.md").read_text()
     assert "(cut)" in text and "**cut** at the time budget" in text and "No day finished." in text
+
+
+def test_workers_get_no_more_numba_threads_than_numba_allows(sweep, monkeypatch):
+    monkeypatch.setattr(numba.config, "NUMBA_NUM_THREADS", 1)   # as NUMBA_NUM_THREADS=1 sets it
+    assert pool.worker_threads(1) == 1
+    assert len(run_pool(sweep, sweep.runs()[:2], workers=1).rows) == 2   # no worker fails to start

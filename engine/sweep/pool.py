@@ -22,6 +22,13 @@ POLL_S = 0.2     # how often ``stop()`` is asked while no day finishes
 _SWEEP: Sweep | None = None     # the sweep, as each forked worker inherits it
 
 
+def worker_threads(workers: int) -> int:
+    """Numba threads for each of ``workers`` pool processes: the cores shared out, within the
+    most this process's Numba allows (``NUMBA_NUM_THREADS``)."""
+    import numba
+    return min(threads_per_worker(workers), numba.config.NUMBA_NUM_THREADS)
+
+
 def _start(threads: int) -> None:
     import numba
     numba.set_num_threads(threads)
@@ -51,7 +58,7 @@ def run_pool(sweep: Sweep, runs: list[Run] | None = None, workers: int = 1,
     if not runs:
         return outcome
     _SWEEP = sweep
-    with mp.get_context("fork").Pool(workers, _start, (threads_per_worker(workers),)) as pool:
+    with mp.get_context("fork").Pool(workers, _start, (worker_threads(workers),)) as pool:
         pending = pool.imap_unordered(_day, runs)
         done = 0
         while done < len(runs):
