@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engine.sweep.common import default_workers, threads_per_worker  # noqa: E402
 from engine.sweep.pool import run_pool, seed_major, worker_threads  # noqa: E402
-from engine.sweep.scenario import Run, Sweep, load_sweep  # noqa: E402
+from engine.sweep.scenario import Run, Sweep, SweepError, load_sweep  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 STUDY = "hub-study"
@@ -45,12 +45,18 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     start = time.monotonic()
     deadline = start + args.budget_s - WRITE_S
+    import engine.sweep.save  # noqa: F401  (matplotlib makes its font cache now, not while writing)
     runner = _runner(args.runner)
     args.out.mkdir(parents=True, exist_ok=True)
-    scaling = _trimmed(load_sweep(args.scaling_sweep), seeds=args.scaling_seeds)
-    study = _trimmed(load_sweep(args.study_sweep), seeds=args.study_seeds,
-                     fleets=args.study_fleets, hours=args.study_hours)
-    warm_s = _warm_up([scaling, study] if "study" in args.parts else [scaling])
+    try:
+        scaling = _trimmed(load_sweep(args.scaling_sweep), seeds=args.scaling_seeds)
+        study = _trimmed(load_sweep(args.study_sweep), seeds=args.study_seeds,
+                         fleets=args.study_fleets, hours=args.study_hours)
+    except SweepError as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    warm_s = _warm_up([s for part, s in (("scaling", scaling), ("study", study))
+                       if part in args.parts])
     _say(f"warm-up (Numba compiles, one process): {warm_s:.1f} s; runner: {runner}")
     if "scaling" in args.parts:
         info = _scaling(scaling, args.workers, runner, min(deadline, time.monotonic()
@@ -109,6 +115,9 @@ def _trimmed(sweep: Sweep, seeds=None, fleets=None, hours=None) -> Sweep:
     kept = [s for s in sweep.scenarios if fleets is None or s.fleet in fleets]
     if hours is not None:
         kept = [dataclasses.replace(s, hours=hours) for s in kept]
+    if not kept:
+        raise SweepError(sweep.source, [f"--study-fleets: none of {fleets} is among the file's "
+                                        f"fleets ({sorted({s.fleet for s in sweep.scenarios})})"])
     sweep.scenarios = [dataclasses.replace(s, index=i) for i, s in enumerate(kept)]
     return sweep
 
