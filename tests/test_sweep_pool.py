@@ -9,13 +9,14 @@ import pandas as pd
 import pytest
 
 from benchmarks import sweep_scaling
-from engine.sweep import pool
+from engine.sweep import pool, results
 from engine.sweep.day import run_day
 from engine.sweep.pool import run_pool, seed_major
+from engine.sweep.results import summarise
 from engine.sweep.save import save_outcome
 from engine.sweep.scenario import load_sweep
 from tests.sweep_tiny import tiny
-from tools.sweep_table import report
+from tools.sweep_table import report, table
 
 @pytest.fixture
 def sweep(tmp_path):
@@ -111,3 +112,10 @@ def test_workers_get_no_more_numba_threads_than_numba_allows(sweep, monkeypatch)
     monkeypatch.setattr(numba.config, "NUMBA_NUM_THREADS", 1)   # as NUMBA_NUM_THREADS=1 sets it
     assert pool.worker_threads(1) == 1
     assert len(run_pool(sweep, sweep.runs()[:2], workers=1).rows) == 2   # no worker fails to start
+
+
+def test_one_seed_has_no_interval_and_without_the_default_policy_there_is_no_verdict(sweep):
+    sweep.seeds = [0]
+    outcome = run_pool(sweep, sweep.runs(), workers=1)
+    text = table(summarise(results.table(list(outcome.rows.values()))))
+    assert text.count("± —") == 4 and text.splitlines()[-1].endswith("| — |")

@@ -37,10 +37,16 @@ def table(summary: pd.DataFrame) -> str:
     for (layout, fleet), g in summary.groupby(["layout", "fleet"], sort=True):
         by = g.set_index("policy")
         mean, ci = by["mbr_per_1000_mean"], by["mbr_per_1000_ci95"].fillna(0.0)
-        cells = [f"{mean[p]:.2f} ± {ci[p]:.2f}" if p in mean else "—" for p in policies]
+        cells = [_cell(mean[p], by["mbr_per_1000_ci95"][p]) if p in mean else "—"
+                 for p in policies]
         rows.append(f"| {layout} | {int(fleet)} | " + " | ".join(cells)
                     + f" | {by['unavoidable_per_1000_mean'].mean():.2f} | {_verdict(mean, ci)} |")
     return "\n".join(rows)
+
+
+def _cell(mean: float, half: float) -> str:
+    """mean ± half-width; "± —" where one seed gives no interval."""
+    return f"{mean:.2f} ± " + ("—" if pd.isna(half) else f"{half:.2f}")
 
 
 def _verdict(mean: pd.Series, ci: pd.Series) -> str:
