@@ -156,3 +156,9 @@ def test_the_shipped_edits_sweep_runs_its_edits_factor_from_a_fresh_clone(client
     summary = pd.read_csv(tmp_path / "e" / "summary.csv")
     assert (summary["mbr_per_1000_lo"] >= 0).all()
     assert "edits bag-hall-road-closed: MBR" in capsys.readouterr().out
+
+
+def test_the_process_pool_gives_the_same_rows_as_dask(client, tmp_path):
+    from engine.sweep.pool import run_pool
+    sweep = load_sweep(tiny(tmp_path))
+    assert run_pool(sweep, sweep.runs(), workers=2).rows == run_sweep(client, sweep).rows
