@@ -16,31 +16,15 @@ import pytest
 from engine.sweep.runner import _CtrlC, open_client, run_sweep
 from engine.sweep.scenario import load_sweep
 from main import main
+from tests.sweep_tiny import TINY, tiny
 
 ROOT = Path(__file__).resolve().parent.parent
-TINY = """
-[sweep]
-seeds = 2
-variant = "cpu-linear"
-
-[factors]
-layout = "paper-5"
-fleet = [1, 2]
-policy = ["shortest-path", "baseline"]
-hours = 1
-"""
 
 
 @pytest.fixture(scope="module")
 def client():
     with open_client(workers=2) as c:
         yield c
-
-
-def tiny(tmp_path, text=TINY):
-    path = tmp_path / "tiny.toml"
-    path.write_text(text)
-    return path
 
 
 def test_sweep_writes_table_summary_and_plot_and_a_rerun_gives_the_same_table(client, tmp_path,
@@ -172,3 +156,9 @@ def test_the_shipped_edits_sweep_runs_its_edits_factor_from_a_fresh_clone(client
     summary = pd.read_csv(tmp_path / "e" / "summary.csv")
     assert (summary["mbr_per_1000_lo"] >= 0).all()
     assert "edits bag-hall-road-closed: MBR" in capsys.readouterr().out
+
+
+def test_the_process_pool_gives_the_same_rows_as_dask(client, tmp_path):
+    from engine.sweep.pool import run_pool
+    sweep = load_sweep(tiny(tmp_path))
+    assert run_pool(sweep, sweep.runs(), workers=2).rows == run_sweep(client, sweep).rows

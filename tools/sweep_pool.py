@@ -1,65 +1,41 @@
-"""A sweep's days on a multiprocessing pool, for a machine without Dask (the GPU host's CPUs).
+"""A sweep's days on a process pool, for a machine without Dask (the GPU host's CPUs).
 
     python tools/sweep_pool.py airports/sweep-hub-fleet.toml --workers 16 --out DIR [--limit S]
 
-Writes DIR/runs.csv (the same rows as ``main.py sweep``: ``engine.sweep.day.run_day``) and
-DIR/day_wall_s.csv; days not finished within ``--limit`` seconds are left out. Summarise and plot
-it where pandas and matplotlib are: ``python tools/sweep_pool.py --summarise DIR``.
+Writes what ``main.py sweep`` writes (``engine.sweep.save``): DIR/runs.csv and runs.parquet (the
+same rows: ``engine.sweep.day.run_day``), summary.csv, mbr-vs-fleet.png and sweep.json (how it
+ran, each day's wall seconds). Days not finished within ``--limit`` seconds are left out.
+``--summarise DIR`` remakes summary.csv and the plot from an existing DIR/runs.csv.
 """
 
 from __future__ import annotations
 
 import argparse
-import csv
-import multiprocessing as mp
-import os
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-_SWEEP = None
-
-
-def _day(run):
-    from engine.sweep.day import run_day
-    return run_day(_SWEEP.airports[run.scenario.layout], run, _SWEEP.variant)
-
-
-def _init(path):
-    global _SWEEP
-    from engine.sweep.scenario import load_sweep
-    _SWEEP = load_sweep(path)
-
 
 def run(path: str, workers: int, out: Path, limit: float) -> int:
+    from engine.sweep.pool import run_pool, seed_major
+    from engine.sweep.save import save_outcome
     from engine.sweep.scenario import load_sweep
-    runs = load_sweep(path).runs()
-    os.environ["NUMBA_NUM_THREADS"] = "1"          # one day per core
-    rows, walls, start = [], [], time.perf_counter()
-    with mp.get_context("fork").Pool(workers, _init, (path,)) as pool:
-        pending = pool.imap_unordered(_day, runs)
-        try:
-            while len(rows) < len(runs):
-                left = limit - (time.perf_counter() - start)
-                row, wall = pending.next(timeout=max(left, 0.001))
-                rows.append(row)
-                walls.append((row["run"], row["policy"], row["fleet"], round(wall, 3)))
-        except mp.TimeoutError:
-            print(f"stopped after {limit:g} s", file=sys.stderr)
-        pool.terminate()
-    out.mkdir(parents=True, exist_ok=True)
-    rows.sort(key=lambda r: r["run"])
-    with (out / "runs.csv").open("w", newline="") as fh:
-        w = csv.DictWriter(fh, fieldnames=list(rows[0]))
-        w.writeheader()
-        w.writerows(rows)
-    with (out / "day_wall_s.csv").open("w", newline="") as fh:
-        csv.writer(fh).writerows([("run", "policy", "fleet", "wall_s"), *sorted(walls)])
-    print(f"{len(rows)} of {len(runs)} days in {time.perf_counter() - start:.0f} s on "
-          f"{workers} processes; {out}/runs.csv")
-    return 0
+    sweep = load_sweep(path)
+    runs = sweep.runs()
+    start = time.monotonic()
+    outcome = run_pool(sweep, seed_major(runs), workers,
+                       stop=lambda: time.monotonic() - start > limit)
+    wall = time.monotonic() - start
+    if outcome.interrupted:
+        print(f"stopped after {limit:g} s", file=sys.stderr)
+    save_outcome(out, sweep, runs, outcome, workers, None, wall, runner="pool")
+    for f in outcome.failures:
+        print(f"day {f.run.index} failed: {f.error}", file=sys.stderr)
+    print(f"{len(outcome.rows)} of {len(runs)} days in {wall:.0f} s on {workers} processes; "
+          f"{out}/runs.csv")
+    return 1 if outcome.failures else 0
 
 
 def summarise(folder: Path) -> int:
@@ -68,22 +44,26 @@ def summarise(folder: Path) -> int:
 
     from engine.sweep import results
     from engine.sweep.plot import plot_mbr
+    from engine.sweep.save import PLOT
     summary = results.summarise(pd.read_csv(folder / "runs.csv"))
     summary.to_csv(folder / results.SUMMARY, index=False)
-    plot_mbr(summary, folder / "mbr-vs-fleet.png", title=folder.name)
+    plot_mbr(summary, folder / PLOT, title=folder.name)
     return 0
 
 
 def main() -> int:
+    from engine.sweep.common import default_workers
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("scenarios", nargs="?")
-    ap.add_argument("--workers", type=int, default=os.cpu_count())
+    ap.add_argument("--workers", type=int, default=default_workers())
     ap.add_argument("--out", type=Path)
     ap.add_argument("--limit", type=float, default=float("inf"), help="seconds (default: none)")
     ap.add_argument("--summarise", type=Path, metavar="DIR")
     args = ap.parse_args()
     if args.summarise:
         return summarise(args.summarise)
+    if not args.scenarios or not args.out:
+        ap.error("give a scenario file and --out DIR (or --summarise DIR)")
     return run(args.scenarios, args.workers, args.out, args.limit)
 
 

@@ -8,41 +8,21 @@ here knows about files or terminals: ``engine.commands.sweep`` does that.
 from __future__ import annotations
 
 import logging
-import os
 import signal
 import threading
 import time
 import uuid
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from typing import Callable, Iterator
 
 import dask
 from distributed import Client, LocalCluster, as_completed
 
+from .common import Failure, Outcome, default_workers, threads_per_worker
 from .day import run_day
 from .scenario import Run, Sweep
 
 POLL_S = 0.2     # how often ``stop()`` is asked while no day finishes
-
-@dataclass
-class Failure:
-    run: Run
-    error: str
-
-
-@dataclass
-class Outcome:
-    """What came back: finished rows by run index, their wall seconds, and the days that failed."""
-    rows: dict[int, dict] = field(default_factory=dict)
-    wall_s: dict[int, float] = field(default_factory=dict)
-    failures: list[Failure] = field(default_factory=list)
-    interrupted: bool = False      # stopped early (Ctrl-C or ``stop()``): some days never ran
-
-
-def default_workers() -> int:
-    return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
-               else os.cpu_count() or 1)
 
 
 @contextmanager
@@ -55,7 +35,7 @@ def open_client(scheduler: str | None = None, workers: int | None = None,
             yield client
         return
     workers = workers or default_workers()
-    threads = max(1, default_workers() // workers)
+    threads = threads_per_worker(workers)
     pre_spawn = {**dask.config.get("distributed.nanny.pre-spawn-environ", {}),
                  "NUMBA_NUM_THREADS": str(threads)}
     # Worker processes ignore Ctrl-C: the terminal sends it to the whole process group, and the
