@@ -1,0 +1,21 @@
+# Issue 35 on the GPU machine: the MST GPU tests, then warm spanning_forest calls on the resident
+# goal graphs timed with this tree's code ("after", forests checked against cpu-kruskal) and, when
+# BEFORE_ROOT names another checkout (main), with that one's on the very same graphs ("before").
+# Run from anywhere after the pip line of shared/gpu/README.md (PYTHONPATH starting /tmp/site:);
+# reports under $OUT. The device tool, from /work/main with this tree copied to .xfer/mstmem:
+#   python3 -m pip install ... --target /tmp/site .whl/*.whl && export PYTHONPATH=/tmp/site:$PWD;
+#   BEFORE_ROOT=$PWD bash .xfer/mstmem/benchmarks/mst_host.sh
+here=$(cd "$(dirname "$0")/.." && pwd)
+site=${PYTHONPATH%%:*}
+cd "$here" || exit 1
+export PYTHONUNBUFFERED=1 PYTHONPATH="$site:$here"
+timeout -s ABRT 240 python3 -m pytest -q -x -p no:cacheprovider tests/test_mst_gpu.py tests/test_mst_gpu_fast.py \
+    > "$OUT/tests.txt" 2>&1
+grep -E "passed|failed|error|Fatal Python error|File .*/tests/test_" "$OUT/tests.txt" | tail -8
+timeout 240 python3 benchmarks/probe_mst_host.py after > "$OUT/after.txt" 2>&1
+tail -n 4 "$OUT/after.txt"
+if [ -n "$BEFORE_ROOT" ]; then
+    cd "$BEFORE_ROOT" && PYTHONPATH="$site:$BEFORE_ROOT" timeout 200 python3 "$here/benchmarks/probe_mst_host.py" before \
+        > "$OUT/before.txt" 2>&1
+    tail -n 4 "$OUT/before.txt"
+fi
