@@ -9,13 +9,13 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 site=${PYTHONPATH%%:*}
 cd "$here" || exit 1
 export PYTHONUNBUFFERED=1 PYTHONPATH="$site:$here"
-timeout -s ABRT 240 python3 -m pytest -q -x -p no:cacheprovider tests/test_mst_gpu.py tests/test_mst_gpu_fast.py \
+timeout -s ABRT 170 python3 -m pytest -q -x -p no:cacheprovider tests/test_mst_gpu.py tests/test_mst_gpu_fast.py \
     > "$OUT/tests.txt" 2>&1
 grep -E "passed|failed|error|Fatal Python error|File .*/tests/test_" "$OUT/tests.txt" | tail -8
-timeout 240 python3 benchmarks/probe_mst_host.py after > "$OUT/after.txt" 2>&1
+timeout 220 python3 benchmarks/probe_mst_host.py after > "$OUT/after.txt" 2>&1
 tail -n 4 "$OUT/after.txt"
 if [ -n "$BEFORE_ROOT" ]; then
-    cd "$BEFORE_ROOT" && PYTHONPATH="$site:$BEFORE_ROOT" timeout 200 python3 "$here/benchmarks/probe_mst_host.py" before \
+    cd "$BEFORE_ROOT" && PYTHONPATH="$site:$BEFORE_ROOT" timeout 150 python3 "$here/benchmarks/probe_mst_host.py" before \
         > "$OUT/before.txt" 2>&1
     tail -n 4 "$OUT/before.txt"
 fi

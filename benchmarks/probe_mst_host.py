@@ -135,7 +135,8 @@ def main():
         f = warm.pop("answer")
         arrays = (f.edges, f.weights, f.edge_ids)
         row = {"n": g.n, "m": g.m, "k": len(f.edge_ids), "answer MB": sum(a.nbytes for a in arrays) / 2**20,
-               "dtypes": [str(a.dtype) for a in arrays], **warm, "phases": phases(g)}
+               "dtypes": [str(a.dtype) for a in arrays], "memory": type(f.edges.base).__name__, **warm,
+               "phases": phases(g)}
         if tag == "after":
             row["check"] = exact(g, f)
         report["graphs"][label] = row
