@@ -4,6 +4,8 @@ several components and one vertex; the sampled threshold splits where it says; t
 set becomes the same ascending ids as a host flatnonzero. Under Numba's CUDA simulator (no GPU)
 the graphs stay tiny; on a GPU they grow."""
 
+import gc
+import weakref
 from types import SimpleNamespace
 
 import numpy as np
@@ -117,3 +119,17 @@ def test_an_answer_let_go_is_reused_and_one_kept_is_not():
     np.testing.assert_array_equal(third.edges, expected[0])
     assert third.total == expected[1]
     assert graph.device[("pool", "answers")].kept() == 2  # the third answer took a let-go buffer
+
+
+def test_a_solved_graph_is_freed_with_its_last_reference():
+    """The solver kept on the graph refers to it weakly: no cycle holds the device buffers."""
+    rows, cols, w = awkward_edges(N, 8)
+    graph = prepare(as_coo(N, rows, cols, w))
+    assert spanning_forest(graph, "gpu-fast-mst").variant == "gpu-fast-mst"
+    gone = weakref.ref(graph)
+    gc.disable()
+    try:
+        del graph
+        assert gone() is None
+    finally:
+        gc.enable()

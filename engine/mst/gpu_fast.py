@@ -42,6 +42,7 @@ page-locked host memory.
 """
 
 import functools
+import weakref
 
 import numpy as np
 from numba import cuda, int64
@@ -64,7 +65,9 @@ ROUNDS_BLOCKS_PER_SM = None  # blocks a multiprocessor for that launch (None: as
 def run(g):
     if g.m == 0:
         return forest_arrays(g, np.zeros(0, np.int64)), 0.0, None
-    solver = Solver(g)
+    if "gpu-fast solver" not in g.device:  # made once, kept on the graph it refers to weakly (no cycle)
+        g.device["gpu-fast solver"] = Solver(weakref.proxy(g))
+    solver = g.device["gpu-fast solver"]
     seconds = timed_on_device(solver.solve)
     return solver.forest.to_host(), seconds, solver.note()
 
@@ -108,6 +111,7 @@ class Solver:
         self.threshold = int(NO_KEY)
 
     def solve(self):
+        self.phases = []
         self.threshold = light_threshold(self.g, self.key)
         self.after("sample")
         rounds = rounds_kernel() if PERSISTENT else None
