@@ -1,7 +1,7 @@
 """The spanning-forest goal graphs of issue 16 on the GPU, measured step by step: for each GPU
 variant the solve (kernels only, graph resident, median of 5), a warm ``spanning_forest`` call
-(median of 5), the host part of that call apart (the k chosen ids' copy back, the edge and weight
-arrays built from them), its rounds or levels, and a per-step breakdown of one solve from CUDA
+(median of 5), the host part of that call apart (the answer's copy back into host memory), its
+rounds or levels, and a per-step breakdown of one solve from CUDA
 events queued between the launches; gpu-fast-mst also per round with its rounds as launch
 pairs (worklist sizes, union-find chain lengths), its rounds as launch pairs against one
 cooperative launch of several sizes, and other light-edge targets. Every answer's edge ids are
@@ -27,7 +27,6 @@ from engine.gpu_launch import THREADS, blocks_for
 from engine.graph_families import family_edges
 from engine.mst import from_edges, get_variant, gpu_boruvka, gpu_fast, spanning_forest
 from engine.mst.gpu_common import upload
-from engine.mst.solve import forest_arrays
 
 from .common import event_steps
 
@@ -81,15 +80,12 @@ def measure(label, g, variant, kruskal):
     up = upload_ms(g, variant)
     v = get_variant(variant)
     v.run(g)  # JIT and first launch, outside every clock
-    solves, runs, builds, warm = [], [], [], []
+    solves, runs, warm = [], [], []
     for _ in range(REPS):
         start = time.perf_counter()
-        ids, seconds, note = v.run(g)
+        _, seconds, note = v.run(g)
         runs.append(time.perf_counter() - start)
         solves.append(seconds)
-        start = time.perf_counter()
-        forest_arrays(g, ids)
-        builds.append(time.perf_counter() - start)
     for _ in range(REPS):
         f = spanning_forest(g, variant)
         warm.append(f.seconds)
@@ -97,7 +93,7 @@ def measure(label, g, variant, kruskal):
     solve, run = statistics.median(solves), statistics.median(runs)
     print(f"{variant} {label} solve {ms(solve)} ms (median of {REPS}; all {' '.join(ms(s) for s in solves)}) "
           f"warm {ms(statistics.median(warm))} ms; host part: run() beyond the solve {ms(run - solve)} ms "
-          f"(sync, ids copy back), arrays {ms(statistics.median(builds))} ms; upload {ms(up)} ms; "
+          f"(the answer's copy back); upload {ms(up)} ms; "
           f"exact {exact} (total {f.total!r}); {f.note}", flush=True)
 
 
@@ -144,7 +140,7 @@ def fast_details(label, g, kruskal):
         gpu_fast.PERSISTENT, gpu_fast.ROUNDS_BLOCKS_PER_SM = persistent, per_sm
         gpu_fast.rounds_kernel.cache_clear()
         try:
-            ids = get_variant("gpu-fast-mst").run(g)[0]
+            ids = get_variant("gpu-fast-mst").run(g)[0].ids
             solves = [get_variant("gpu-fast-mst").run(g)[1] for _ in range(REPS)]
         finally:
             gpu_fast.PERSISTENT, gpu_fast.ROUNDS_BLOCKS_PER_SM = True, None
@@ -211,12 +207,12 @@ def boruvka_details(label, g, kruskal):
             for k, value in settings.items():
                 setattr(gpu_boruvka, k, value)
             solves = [get_variant("gpu-boruvka").run(g)[1] for _ in range(3)]
-            ids = get_variant("gpu-boruvka").run(g)[0]
+            ids = get_variant("gpu-boruvka").run(g)[0].ids
         finally:
             for k, value in saved.items():
                 setattr(gpu_boruvka, k, value)
         print(f"gpu-boruvka {label} {name} {settings}: solve {ms(statistics.median(solves))} ms "
-              f"(median of 3); same forest {np.array_equal(np.sort(ids), kruskal.edge_ids)}", flush=True)
+              f"(median of 3); same forest {np.array_equal(ids, kruskal.edge_ids)}", flush=True)
 
 
 # gpu-boruvka's knobs, one setting at a time against the defaults (the row above them)

@@ -45,8 +45,10 @@ def test_graph_stays_on_the_device_between_solves(variant):
     again = spanning_forest(graph, variant)
     assert all(graph.device[k] is on_device[k] for k in on_device)
     np.testing.assert_array_equal(first.edges, again.edges)
-    # the ids come back through one pinned buffer; each answer keeps its own copy
-    assert again.edge_ids.dtype == np.int64 and not np.shares_memory(first.edge_ids, again.edge_ids)
+    # the answer comes back into pooled page-locked memory; an answer still held is never reused
+    assert again.edge_ids.dtype == np.int32 and again.edges.dtype == np.int32
+    assert not np.shares_memory(first.edge_ids, again.edge_ids)
+    assert not np.shares_memory(first.weights, again.weights)
 
 
 @pytest.mark.parametrize("variant", GPU)

@@ -4,6 +4,8 @@ several components and one vertex; the sampled threshold splits where it says; t
 set becomes the same ascending ids as a host flatnonzero. Under Numba's CUDA simulator (no GPU)
 the graphs stay tiny; on a GPU they grow."""
 
+import gc
+import weakref
 from types import SimpleNamespace
 
 import numpy as np
@@ -12,6 +14,7 @@ import pytest
 from engine.gpu_device import simulated
 from engine.mst import gpu_fast, prepare, spanning_forest
 from engine.mst.gpu_common import NO_KEY, Forest, halving_rounds
+from engine.mst.result import forest_arrays
 from tests.hang_guard import gpu_time_limit
 from tests.loop_bounds import rounds_used
 from tests.mst_reference import as_coo, awkward_edges, rounds_path  # noqa: F401 — a fixture
@@ -82,13 +85,51 @@ def test_each_phase_stays_within_its_round_bound(monkeypatch, rounds_path):
 
 
 @pytest.mark.parametrize("m", [1, 31, 32, 33, 100, 1000])
-def test_the_forest_bits_become_ascending_ids_on_the_device(m):
+def test_the_forest_bits_become_the_answer_on_the_device(m):
     rng = np.random.default_rng(m)
     flags = rng.random(m) < 0.4
     flags[-1] = True  # the last edge: bit 31 of a full word, or a partial word's last
-    forest = Forest(SimpleNamespace(n=int(flags.sum()) + 1, m=m, device={}))  # n, m size it
+    u, v = rng.integers(0, 2**31 - 1, (2, m), dtype=np.int32)
+    w = rng.normal(size=m)  # not integers: the total's order shows in its last bits
+    g = SimpleNamespace(n=int(flags.sum()) + 1, m=m, u=u, v=v, w=w, key=np.zeros(m, np.int64), device={})
+    forest = Forest(g)  # n, m size it
     bits = np.zeros(forest.words * 32, bool)
     bits[:m] = flags
     forest.bits.copy_to_device(np.packbits(bits, bitorder="little").view("<u4"))
     assert forest.compact() == flags.sum()
-    np.testing.assert_array_equal(forest.ids_to_host(), np.flatnonzero(flags))
+    ids = np.flatnonzero(flags)
+    np.testing.assert_array_equal(forest.ids_to_host(), ids)
+    answer = forest.to_host()
+    np.testing.assert_array_equal(answer.ids, ids)
+    np.testing.assert_array_equal(answer.edges, np.column_stack((u[ids], v[ids])))
+    np.testing.assert_array_equal(answer.weights, w[ids])
+    assert answer.total == forest_arrays(g, ids).total  # the same bits as a CPU variant's
+
+
+def test_an_answer_let_go_is_reused_and_one_kept_is_not():
+    rows, cols, w = awkward_edges(N, 7, m=3 * N)
+    graph = prepare(as_coo(N, rows, cols, w))
+    first = spanning_forest(graph, "gpu-fast-mst")
+    kept = first.edges
+    second = spanning_forest(graph, "gpu-fast-mst")
+    assert not np.shares_memory(kept, second.edges)  # one array of the first kept: all of it
+    expected = (second.edges.copy(), second.total)
+    del first, kept, second
+    third = spanning_forest(graph, "gpu-fast-mst")
+    np.testing.assert_array_equal(third.edges, expected[0])
+    assert third.total == expected[1]
+    assert graph.device[("pool", "answers")].kept() == 2  # the third answer took a let-go buffer
+
+
+def test_a_solved_graph_is_freed_with_its_last_reference():
+    """The solver kept on the graph refers to it weakly: no cycle holds the device buffers."""
+    rows, cols, w = awkward_edges(N, 8)
+    graph = prepare(as_coo(N, rows, cols, w))
+    assert spanning_forest(graph, "gpu-fast-mst").variant == "gpu-fast-mst"
+    gone = weakref.ref(graph)
+    gc.disable()
+    try:
+        del graph
+        assert gone() is None
+    finally:
+        gc.enable()

@@ -12,6 +12,8 @@ import time
 import numba
 import numpy as np
 
+from .result import forest_arrays
+
 NONE = -1
 
 
@@ -19,7 +21,8 @@ def run(g):
     indptr, neighbour, edge = g.adjacency()
     start = time.perf_counter()
     ids = _boruvka(g.n, indptr, neighbour, edge, g.u, g.v, g.key)
-    return ids, time.perf_counter() - start, None
+    seconds = time.perf_counter() - start
+    return forest_arrays(g, ids), seconds, None
 
 
 @numba.njit(cache=True)

@@ -6,11 +6,14 @@ import time
 import numba
 import numpy as np
 
+from .result import forest_arrays
+
 
 def run(g):
     start = time.perf_counter()
     ids = _kruskal(g.n, g.u, g.v, g.key)
-    return ids, time.perf_counter() - start, None
+    seconds = time.perf_counter() - start
+    return forest_arrays(g, ids), seconds, None
 
 
 @numba.njit(cache=True)

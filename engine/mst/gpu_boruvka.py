@@ -51,6 +51,7 @@ from numba import cuda, int64
 from ..gpu_device import simulated
 from ..gpu_launch import THREADS, blocks_for, bounded_rounds, ceil_div, timed_on_device
 from .gpu_common import NO_KEY, Forest, LaggedCounts, halving_rounds, mark_in_forest, scratch
+from .result import forest_arrays
 from .gpu_primitives import exclusive_scan, split
 
 EDGE_MASK = 0xFFFFFFFF
@@ -65,10 +66,10 @@ FIRST_LOOK = None  # the level that removes them to see how many there are (None
 
 def run(g):
     if g.m == 0:
-        return np.zeros(0, np.int64), 0.0, None
+        return forest_arrays(g, np.zeros(0, np.int64)), 0.0, None
     levels = Levels(g)
     seconds = timed_on_device(levels.solve)
-    return levels.forest.ids_to_host(), seconds, f"{len(levels.sizes)} levels"
+    return levels.forest.to_host(), seconds, f"{len(levels.sizes)} levels"
 
 
 def resident(g):

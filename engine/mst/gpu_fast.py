@@ -36,11 +36,13 @@ Keys are unique, so the edges chosen in a round form a forest and every hook is 
 with an edge out is joined each round, so a phase's rounds are bounded by the bit length of n
 (the kernel stops there and the host raises ``RoundLimitError``; ``bounded_rounds`` for the
 launch pairs).
-At the end the forest's bit set becomes ascending edge ids on the device (``Forest``) and only
-those k ids are copied back.
+At the end the forest's bit set becomes the answer on the device — the chosen edges' ids,
+ascending, their ends and weights (``Forest``) — and only those k edges are copied back, into
+page-locked host memory.
 """
 
 import functools
+import weakref
 
 import numpy as np
 from numba import cuda, int64
@@ -50,6 +52,7 @@ from ..gpu_launch import (THREADS, RoundLimitError, blocks_for, bounded_rounds, 
                           read_in_every_block, timed_on_device)
 from ..gpu_memory import kept_pinned
 from .gpu_common import NO_KEY, Forest, LaggedCounts, find, halving_rounds, kept_buffer, mark_in_forest, upload
+from .result import forest_arrays
 
 EDGE_MASK = 0xFFFFFFFF
 KEY_MIN = -(2**63)        # below every key: a phase range starting here has no lower limit
@@ -61,22 +64,27 @@ ROUNDS_BLOCKS_PER_SM = None  # blocks a multiprocessor for that launch (None: as
 
 def run(g):
     if g.m == 0:
-        return np.zeros(0, np.int64), 0.0, None
-    solver = Solver(g)
+        return forest_arrays(g, np.zeros(0, np.int64)), 0.0, None
+    if "gpu-fast solver" not in g.device:  # made once, kept on the graph it refers to weakly (no cycle)
+        g.device["gpu-fast solver"] = Solver(weakref.proxy(g))
+    solver = g.device["gpu-fast solver"]
     seconds = timed_on_device(solver.solve)
-    return solver.forest.ids_to_host(), seconds, solver.note()
+    return solver.forest.to_host(), seconds, solver.note()
 
 
 def light_threshold(g, key) -> int:
     """The key below which about ``LIGHT_PER_VERTEX`` · n edges lie (from a strided sample of
-    the keys, sorted on the host), or ``NO_KEY`` — every edge light — when m is no more."""
+    the keys, sorted on the host), or ``NO_KEY`` — every edge light — when m is no more. A
+    function of the graph alone: found once and kept on it (a later solve waits for no sample)."""
     if LIGHT_PER_VERTEX * g.n >= g.m:
         return int(NO_KEY)
     size = min(SAMPLE, g.m)
-    sample = kept_buffer(g, "key_sample", size, np.int64)
-    sample_keys[blocks_for(size), THREADS](key, sample)
-    keys = np.sort(sample.copy_to_host())
-    return int(keys[int(LIGHT_PER_VERTEX * g.n * size / g.m)])
+    if ("threshold", LIGHT_PER_VERTEX, size) not in g.device:
+        sample = kept_buffer(g, "key_sample", size, np.int64)
+        sample_keys[blocks_for(size), THREADS](key, sample)
+        keys = np.sort(sample.copy_to_host())
+        g.device[("threshold", LIGHT_PER_VERTEX, size)] = int(keys[int(LIGHT_PER_VERTEX * g.n * size / g.m)])
+    return g.device[("threshold", LIGHT_PER_VERTEX, size)]
 
 
 class Solver:
@@ -87,7 +95,7 @@ class Solver:
 
     def __init__(self, g, after=None):
         self.g = g
-        self.u, self.v, self.key = upload(g)
+        self.u, self.v, self.key, _ = upload(g)
         self.parent = kept_buffer(g, "parent", g.n, np.int32)
         self.lightest = tuple(kept_buffer(g, f"lightest{i}", g.n, np.int64) for i in (0, 1))
         self.ends = tuple(kept_buffer(g, f"ends{i}", g.m, np.int64) for i in (0, 1))
@@ -103,6 +111,7 @@ class Solver:
         self.threshold = int(NO_KEY)
 
     def solve(self):
+        self.phases = []
         self.threshold = light_threshold(self.g, self.key)
         self.after("sample")
         rounds = rounds_kernel() if PERSISTENT else None
@@ -116,6 +125,7 @@ class Solver:
                                     self.forest.bits, self.done)
             self.after("rounds")
             self.done.copy_to_host(self.done_host, stream=cuda.default_stream())
+            self.kept.device.copy_to_host(self.kept.host, stream=cuda.default_stream())  # for the note
         self.forest.compact()  # waits for the device: the phase rounds are on the host after it
         self.after("compact")
         if rounds is not None:
@@ -163,8 +173,9 @@ class Solver:
         self.phases.append(name)
 
     def worklists(self) -> list:
-        """Entries each round kept (after the solve)."""
-        return [int(c) for c in self.kept.device.copy_to_host()[:len(self.phases)]]
+        """Entries each round kept (after the solve, which copied them to the host: the one
+        launch all at once, the launch pairs each as queued)."""
+        return [int(c) for c in self.kept.host[:len(self.phases)]]
 
     def note(self) -> str:
         light = self.phases.count("light")

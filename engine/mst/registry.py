@@ -8,9 +8,7 @@ from ..registry import Registry, Variant as _Variant
 @dataclass(frozen=True)
 class Variant(_Variant):
     def run(self, graph):
-        """(ascending ids of the forest's edges — an integer array, for a GPU variant a view of
-        pinned memory that its next solve of this graph overwrites —, kernel seconds, note or
-        None)."""
+        """(the forest in host arrays, a ``result.ForestArrays``; kernel seconds; note or None)."""
         return self.runner_function()(graph)
 
 
