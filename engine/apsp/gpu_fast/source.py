@@ -113,7 +113,7 @@ def store_marked(t, lanes=None):
     return out
 
 
-def product_steps(t, x, y, relax="min({d}, int32({a} + {b}))"):
+def product_steps(t, x, y, relax="addmin({d}, {a}, {b})"):
     """The bare add-min d = min(d, X[i, k] + Y[k, j]) over the k-block, unrolled UNROLL times:
     each row's X operands four steps at a time, each step's Y operands four cells at a time.
     (``relax``: the add-min's code, ``addmin2`` for 16-bit lane pairs.)"""
@@ -208,19 +208,30 @@ def mul_shared_source(t):
     return "\n".join(src + ["    cuda.syncthreads()"]) + "\n"
 
 
-def closure_step(t, k):
-    """Closure step k (unrolled: every index a constant): relax every cell through k, then the
-    threads holding row and column k+1 store them to C, where step k+1 reads them (no other
-    cell is read before it is stored again)."""
-    src = [f"    a{r} = C[i{r}, {k}]" for r in range(t.cells)]
-    src += read([f"b{q}" for q in range(t.cells)], "C", k, "j")
-    src += [f"    d{r}_{q} = min(d{r}_{q}, int32(a{r} + b{q}))" for r, q in cells(t)]
-    if k + 1 < t.b:
-        line, holder = divmod(k + 1, t.threads)
-        src += [f"    if ty == {holder}:"] + [f"        C[i{line}, j + {q}] = d{line}_{q}" for q in range(t.cells)]
-        holder, q = divmod(k + 1, t.cells)
-        src += [f"    if tx == {holder}:"] + [f"        C[i{r}, j + {q}] = d{r}_{q}" for r in range(t.cells)]
-    return src + ["    cuda.syncthreads()"]
+def closure_steps(t):
+    """The closure's k-loop: step k relaxes every cell through k, then the threads holding row
+    and column k+1 store them to C, where step k+1 reads them (no other cell is read before it
+    is stored again). A run-time loop over k, ``cells`` steps written out per turn so each
+    step's column k+1 is a constant cell of its holders; the row's holders pick their register
+    row by a chain of tests. (Fully written out, the 64 steps were most of the one-launch
+    kernel's Numba compile, ~9 of its ~16 s here, and gained nothing measurable at run time.)"""
+    assert t.threads % t.cells == 0, "a turn's steps must share their column holder"
+    src = [f"    for k0 in range(0, {t.b}, {t.cells}):"]
+    for s in range(t.cells):
+        k, q = f"k0 + {s}", (s + 1) % t.cells
+        src += [f"        a{r} = C[i{r}, {k}]" for r in range(t.cells)]
+        src += read([f"b{c}" for c in range(t.cells)], "C", k, "j", " " * 8)
+        src += [f"        d{r}_{c} = addmin(d{r}_{c}, a{r}, b{c})" for r, c in cells(t)]
+        # Row k+1's holders (none once k+1 = B: its line is then ``cells``, past the chain).
+        src += [f"        if ty == ({k} + 1) % {t.threads}:", f"            line = ({k} + 1) // {t.threads}"]
+        for r in range(t.cells):
+            src += [f"            {'if' if r == 0 else 'elif'} line == {r}:"]
+            src += [f"                C[i{r}, j + {c}] = d{r}_{c}" for c in range(t.cells)]
+        # Column k+1's holders (none once k+1 = B: no tx is that large).
+        src += [f"        if tx == ({k} + 1) // {t.cells}:"]
+        src += [f"            C[i{r}, j + {q}] = d{r}_{q}" for r in range(t.cells)]
+        src += ["        cuda.syncthreads()"]
+    return src
 
 
 def closure_source(t, lanes=None):
@@ -233,8 +244,7 @@ def closure_source(t, lanes=None):
     src += thread_cells(t) + tile_loads(t, [copy]) + ["    cuda.syncthreads()"]
     src += read_cells(t, "C", "0", "0")
     src += [f"    o{r}_{q} = d{r}_{q}" for r, q in cells(t)]
-    for k in range(t.b):
-        src += closure_step(t, k)
+    src += closure_steps(t)
     src += [f"    C[i{r}, j + {q}] = d{r}_{q}" for r, q in cells(t)] + ["    cuda.syncthreads()"]
     src += ["    if owner:"] + ["    " + line for line in store_marked(t, lanes)]
     return "\n".join(src) + "\n"
@@ -246,17 +256,18 @@ def recover_source(t):
     transposed, so both rows are read contiguously). Such a k exists: the improving k satisfied
     it then, and distances only fell since. Each thread tests one candidate of every cell, its
     loads for RECOVER_BATCH cells issued before any is used; several threads may find a k: each
-    is correct, and one write remains. (Sizes are multiples of B: no bounds to test.)"""
-    src = ["@cuda.jit(device=True)", "def recover_cells(D, V, T, i, j0, candidate):"]
-    for first in range(0, t.recover_columns, t.recover_batch):
-        cells = range(first, first + t.recover_batch)
-        src += [f"    v{c} = V[i, j0 + {c}]" for c in cells]
-        src += [f"    e{c} = D[i, j0 + {c}]" for c in cells]
-        src += [f"    k{c} = (-2 - v{c}) * B + candidate if v{c} <= -2 else candidate" for c in cells]
-        src += [f"    s{c} = int32(D[i, k{c}] + T[j0 + {c}, k{c}])" for c in cells]
-        for c in cells:
-            src += [f"    if v{c} <= -2 and k{c} != i and k{c} != j0 + {c} and s{c} == e{c}:",
-                    f"        V[i, j0 + {c}] = k{c}"]
+    is correct, and one write remains. (Sizes are multiples of B: no bounds to test.) A run-time
+    loop over the batches: written out, the 32 cells cost ~2 s of Numba compile."""
+    cells = range(t.recover_batch)
+    src = ["@cuda.jit(device=True)", "def recover_cells(D, V, T, i, j0, candidate):",
+           f"    for j in range(j0, j0 + {t.recover_columns}, {t.recover_batch}):"]
+    src += [f"        v{c} = V[i, j + {c}]" for c in cells]
+    src += [f"        e{c} = D[i, j + {c}]" for c in cells]
+    src += [f"        k{c} = (-2 - v{c}) * B + candidate if v{c} <= -2 else candidate" for c in cells]
+    src += [f"        s{c} = int32(D[i, k{c}] + T[j + {c}, k{c}])" for c in cells]
+    for c in cells:
+        src += [f"        if v{c} <= -2 and k{c} != i and k{c} != j + {c} and s{c} == e{c}:",
+                f"            V[i, j + {c}] = k{c}"]
     return "\n".join(src) + "\n"
 
 
@@ -265,6 +276,7 @@ def kernels_source(t):
     parts = [
         f"from numba import cuda, int32\nfrom {_APSP}.gpu_vector_load import load4\n"
         "from engine.gpu_launch import lazy_kernel\n"
+        f"from {_APSP}.gpu_fast.addmin import addmin\n"
         f"from {_APSP}.gpu_lanes16 import addmin2\n",
         f"B = {t.b}\nTILE = ({t.b}, {t.b + t.tile_pad})\nSQUARE = ({t.b}, {t.b})\nINF = int32({int(INF)})\nTHREADS = {t.threads * t.threads}\n"
         f"CAP = {CAP}\n"
