@@ -8,9 +8,10 @@ empty caches (``first_use.fresh_env``):
   machine code, the disk cache's save) and the CPU functions Numba compiles on the way;
 - ``--kernels``: every gpu-fast kernel compiled alone, each in a fresh process;
 - ``--warm``: the warm end-to-end time (``APSPResult.seconds``: the int32 matrix in host memory
-  to the answer in host memory) of n-vertex random graphs, median of 200 solves;
-- ``--tree``: the same for another checkout of the project (e.g. a ``git archive`` of the
-  commit before), alternating with this one, so both are measured on the same machine.
+  to the answer in host memory) of n-vertex random graphs, median of 100 solves;
+- ``--tree``: the warm runs also for another checkout of the project (e.g. a ``git archive`` of
+  the commit before) or tuning, alternating with this one, so both are measured on the same
+  machine.
 
 Prints one JSON line per measurement, then a summary table. A device-machine probe, not a test.
 """
@@ -52,7 +53,7 @@ def instrument():  # (a real GPU's compiler only: the simulator has none)
     import numba.cuda.codegen as codegen
     import numba.cuda.dispatcher as dispatcher
     timed(codegen.nvvm, "compile_ir", add("nvvm_s"))
-    timed(codegen.CUDACodeLibrary, "get_cubin", add("link_s"))
+    timed(codegen.CUDACodeLibrary, "get_cubin", add("link_s"))  # PTX (NVVM's, made before) to machine code
     timed(dispatcher.CUDACache, "save_overload", add("save_s"))
     timed(dispatcher.CUDADispatcher, "compile",
           lambda a, s: rec["kernels"].append((a[0].py_func.__name__, round(s, 3))))
@@ -81,6 +82,11 @@ if os.environ.get("NUMBA_ENABLE_CUDASIM") != "1":
 from engine.apsp import solve
 from engine.apsp.random_graph import paper_random_graph
 rec["import_s"] = time.perf_counter() - t0
+if len(sys.argv) > 4 and sys.argv[4]:  # the registry's gpu-fast with these tuning fields changed
+    from dataclasses import replace
+    from engine.apsp import gpu_fast
+    fields = dict(kv.split("=") for kv in sys.argv[4].split(","))
+    gpu_fast.SOLVER = gpu_fast.Solver(replace(gpu_fast.default_tuning(), **{k: int(v) for k, v in fields.items()}))
 t = time.perf_counter(); cuda.current_context(); rec["cuda_start_s"] = time.perf_counter() - t
 mode, n = sys.argv[1], int(sys.argv[2])
 if mode == "first":
@@ -97,12 +103,15 @@ elif mode == "kernel":
 else:
     import statistics
     w = paper_random_graph(n, 15, seed=0)
-    for _ in range(20):
+    for _ in range(10):
         solve(w, "gpu-fast")
-    runs = [solve(w, "gpu-fast") for _ in range(200)]
-    rec["e2e_ms"] = 1e3 * statistics.median(r.seconds for r in runs)
-    rec["kernel_ms"] = 1e3 * statistics.median(r.kernel_seconds for r in runs)
-    rec["variant"] = runs[-1].variant
+    runs = []
+    for _ in range(100):  # (a result kept alive keeps its buffers from the pools: keep figures only)
+        r = solve(w, "gpu-fast")
+        runs.append((r.seconds, r.kernel_seconds, r.variant))
+    rec["e2e_ms"] = 1e3 * statistics.median(s for s, _, _ in runs)
+    rec["kernel_ms"] = 1e3 * statistics.median(k for _, k, _ in runs)
+    rec["variant"] = runs[-1][2]
 rec["total_s"] = time.perf_counter() - t0
 print(json.dumps({k: (round(v, 3) if isinstance(v, float) else v) for k, v in rec.items()}))
 '''
@@ -112,7 +121,10 @@ KERNELS = ("one_launch", "pad", "phase2", "phase3", "phase3_tiles", "transpose",
 
 
 def child(tree: str, env: dict, *args) -> dict:
-    """One fresh process of CHILD in ``tree`` (its engine first on the path)."""
+    """One fresh process of CHILD in ``tree`` (its engine first on the path); ``tree`` may end in
+    ``@field=value,...``: gpu-fast's tuning with those fields changed."""
+    tree, _, fields = tree.partition("@")
+    args = (*args, "", "")[:3] + (fields,)  # mode, n, kernel name, tuning fields
     env = dict(env, PYTHONPATH=os.pathsep.join(p for p in (os.path.abspath(tree), env.get("PYTHONPATH")) if p))
     done = subprocess.run([sys.executable, "-c", CHILD, *map(str, args)], cwd=tree, env=env,
                           capture_output=True, text=True)
@@ -126,7 +138,9 @@ def main(argv=None) -> int:
     p.add_argument("--n", type=int, default=500)
     p.add_argument("--kernels", action="store_true")
     p.add_argument("--warm", type=int, nargs="*", default=[])
-    p.add_argument("--tree", nargs="*", default=[], help="other checkouts, measured alternately with this one")
+    p.add_argument("--tree", nargs="*", default=[],
+                   help="other checkouts (PATH[@field=value,...]: with gpu-fast's tuning changed), "
+                        "measured alternately with this one")
     p.add_argument("--jobs", type=int, default=1, help="compiles run side by side (--kernels, the warm runs' own)")
     a = p.parse_args(argv)
     trees = [".", *a.tree]
@@ -137,8 +151,7 @@ def main(argv=None) -> int:
         print(json.dumps({"tree": tree, "what": label, **result}), flush=True)
         rows.append((tree, label, result))
 
-    for tree in trees:  # alone on the machine: the figures the goal is about
-        run(f"first call n={a.n}", tree, "first", a.n)
+    run(f"first call n={a.n}", ".", "first", a.n)  # alone on the machine: the figure the goal is about
     caches = {(tree, n): fresh_env() for tree in trees for n in a.warm}
     steps = [(f"kernel {name}", ".", "kernel", 0, name) for name in KERNELS if a.kernels]
     steps += [(f"compile for warm n={n}", tree, "first", n) for tree, n in caches]

@@ -19,11 +19,13 @@ def cells(t):
     return [(r, q) for r in range(t.cells) for q in range(t.cells)]
 
 
-def thread_cells(t):
+def thread_cells(t, rows_together=False):
     """A thread's cells: rows i0 ... (ty + THREADS·r) and columns j + q (j = tx·CELLS) of the
-    tile: a row's cells side by side, so their operands Y[k, j ...] come in 16-byte loads."""
+    tile: a row's cells side by side, so their operands Y[k, j ...] come in 16-byte loads.
+    (``rows_together``: rows ty·CELLS + r, the closure's: see ``closure_steps``.)"""
     return (["    ty = cuda.threadIdx.y", "    tx = cuda.threadIdx.x", f"    j = tx * {t.cells}"]
-            + [f"    i{r} = ty + {t.threads * r}" for r in range(t.cells)])
+            + [f"    i{r} = {f'ty * {t.cells} + {r}' if rows_together else f'ty + {t.threads * r}'}"
+               for r in range(t.cells)])
 
 
 def read(targets, array, row, column, indent="    "):
@@ -113,12 +115,14 @@ def store_marked(t, lanes=None):
     return out
 
 
-def product_steps(t, x, y, relax="addmin({d}, {a}, {b})"):
+def product_steps(t, x, y, relax="addmin({d}, {a}, {b})", unroll=None):
     """The bare add-min d = min(d, X[i, k] + Y[k, j]) over the k-block, unrolled UNROLL times:
     each row's X operands four steps at a time, each step's Y operands four cells at a time.
-    (``relax``: the add-min's code, ``addmin2`` for 16-bit lane pairs.)"""
-    src = [f"    for k in range(0, {t.b}, {t.unroll}):"]
-    for step in range(t.unroll):
+    (``relax``: the add-min's code, ``addmin2`` for 16-bit lane pairs; ``unroll``: phase 3's
+    ``t.unroll`` unless given.)"""
+    unroll = unroll or t.unroll
+    src = [f"    for k in range(0, {t.b}, {unroll}):"]
+    for step in range(unroll):
         if step % 4 == 0:
             src += [line for r in range(t.cells) for line in read(
                 [f"a{r}_{s}" for s in range(step, step + 4)], x, f"i{r}", f"k + {step}", " " * 8)]
@@ -128,11 +132,11 @@ def product_steps(t, x, y, relax="addmin({d}, {a}, {b})"):
     return src
 
 
-def product_stored(t, lanes=None):
+def product_stored(t, lanes=None, unroll=None):
     """Lines: the thread's cells d (read already) = min(d, X ⊗ Y), improved ones stored marked
     (``lanes``: as ``_store_marked``)."""
     relax = ["addmin2({d}, {a}, {b})"] if lanes == "words" else []
-    return ([f"    o{r}_{q} = d{r}_{q}" for r, q in cells(t)] + product_steps(t, "X", "Y", *relax)
+    return ([f"    o{r}_{q} = d{r}_{q}" for r, q in cells(t)] + product_steps(t, "X", "Y", *relax, unroll=unroll)
             + store_marked(t, lanes))
 
 
@@ -146,7 +150,7 @@ def mul_global_source(t, lanes=None):
     else:
         src = ["@cuda.jit(device=True)", "def mul_global(D, V, row0, col0, mark, X, Y):"]
         src += thread_cells(t) + read_cells(t, "D", "row0", "col0")
-    return "\n".join(src + product_stored(t, lanes)) + "\n"
+    return "\n".join(src + product_stored(t, lanes, t.small_unroll)) + "\n"
 
 
 def phase3_source(t, lanes=False, tiles=False):
@@ -203,7 +207,7 @@ def mul_shared_source(t):
     closed diagonal): computed in registers, written back after every thread has read."""
     src = ["@cuda.jit(device=True)", "def mul_shared(Z, X, Y):"] + thread_cells(t)
     src += read_cells(t, "Z", "0", "0")
-    src += product_steps(t, "X", "Y") + ["    cuda.syncthreads()"]
+    src += product_steps(t, "X", "Y", unroll=t.small_unroll) + ["    cuda.syncthreads()"]
     src += [f"    Z[i{r}, j + {q}] = d{r}_{q}" for r, q in cells(t)]
     return "\n".join(src + ["    cuda.syncthreads()"]) + "\n"
 
@@ -211,25 +215,20 @@ def mul_shared_source(t):
 def closure_steps(t):
     """The closure's k-loop: step k relaxes every cell through k, then the threads holding row
     and column k+1 store them to C, where step k+1 reads them (no other cell is read before it
-    is stored again). A run-time loop over k, ``cells`` steps written out per turn so each
-    step's column k+1 is a constant cell of its holders; the row's holders pick their register
-    row by a chain of tests. (Fully written out, the 64 steps were most of the one-launch
-    kernel's Numba compile, ~9 of its ~16 s here, and gained nothing measurable at run time.)"""
-    assert t.threads % t.cells == 0, "a turn's steps must share their column holder"
+    is stored again). A thread holds rows ty·CELLS + r and columns tx·CELLS + q, so row and
+    column k+1 are its register row and column (k+1) mod CELLS: a run-time loop over k with
+    CELLS steps written out per turn makes both constants, and only the holders (ty or tx =
+    (k+1) // CELLS; none once k+1 = B) are found at run time. (All 64 steps written out were
+    most of the one-launch kernel's Numba compile, ~9 of its ~16 s here.)"""
     src = [f"    for k0 in range(0, {t.b}, {t.cells}):"]
     for s in range(t.cells):
-        k, q = f"k0 + {s}", (s + 1) % t.cells
+        k, line = f"k0 + {s}", (s + 1) % t.cells
         src += [f"        a{r} = C[i{r}, {k}]" for r in range(t.cells)]
         src += read([f"b{c}" for c in range(t.cells)], "C", k, "j", " " * 8)
         src += [f"        d{r}_{c} = addmin(d{r}_{c}, a{r}, b{c})" for r, c in cells(t)]
-        # Row k+1's holders (none once k+1 = B: its line is then ``cells``, past the chain).
-        src += [f"        if ty == ({k} + 1) % {t.threads}:", f"            line = ({k} + 1) // {t.threads}"]
-        for r in range(t.cells):
-            src += [f"            {'if' if r == 0 else 'elif'} line == {r}:"]
-            src += [f"                C[i{r}, j + {c}] = d{r}_{c}" for c in range(t.cells)]
-        # Column k+1's holders (none once k+1 = B: no tx is that large).
-        src += [f"        if tx == ({k} + 1) // {t.cells}:"]
-        src += [f"            C[i{r}, j + {q}] = d{r}_{q}" for r in range(t.cells)]
+        src += [f"        holder = ({k} + 1) // {t.cells}", "        if ty == holder:"]
+        src += [f"            C[i{line}, j + {c}] = d{line}_{c}" for c in range(t.cells)]
+        src += ["        if tx == holder:"] + [f"            C[i{r}, j + {line}] = d{r}_{line}" for r in range(t.cells)]
         src += ["        cuda.syncthreads()"]
     return src
 
@@ -241,7 +240,7 @@ def closure_source(t, lanes=None):
     src = ["@cuda.jit(device=True)", f"def closure{'_pairs' if lanes else ''}(D, V, base, mark, C, owner):",
            "    row0 = base", "    col0 = base"]
     copy = ("C", "base", "base // 2", "unpack") if lanes else ("C", "base", "base")
-    src += thread_cells(t) + tile_loads(t, [copy]) + ["    cuda.syncthreads()"]
+    src += thread_cells(t, rows_together=True) + tile_loads(t, [copy]) + ["    cuda.syncthreads()"]
     src += read_cells(t, "C", "0", "0")
     src += [f"    o{r}_{q} = d{r}_{q}" for r, q in cells(t)]
     src += closure_steps(t)
