@@ -219,7 +219,8 @@ def closure_steps(t):
     column k+1 are its register row and column (k+1) mod CELLS: a run-time loop over k with
     CELLS steps written out per turn makes both constants, and only the holders (ty or tx =
     (k+1) // CELLS; none once k+1 = B) are found at run time. (All 64 steps written out were
-    most of the one-launch kernel's Numba compile, ~9 of its ~16 s here.)"""
+    most of the one-launch kernel's Numba compile: ~9 of its ~16 s of CPU on the development
+    machine.)"""
     src = [f"    for k0 in range(0, {t.b}, {t.cells}):"]
     for s in range(t.cells):
         k, line = f"k0 + {s}", (s + 1) % t.cells
