@@ -101,8 +101,8 @@ def read_in_every_block(array, i, shared):
 
 class LazyKernel:
     """A CUDA kernel compiled for its one signature on first use, not where it is defined: a
-    solve compiles only the kernels its size takes (measured cold on the H100: gpu-fast's
-    kernels together 84 s, those of n = 500 about 12 s). ``compile()`` may run ahead of the
+    solve compiles only the kernels its size takes (gpu-fast's for n = 500: three of its 13,
+    9.0 s cold on the H100, docs/gpu-first-use.md). ``compile()`` may run ahead of the
     first launch, from any thread (a background warm-up); the kernel is built once."""
 
     def __init__(self, function, signature: str, cache: bool):

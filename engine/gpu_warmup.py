@@ -1,7 +1,7 @@
 """GPU kernels compiled in the background, in a process of their own, while the CPU answers.
 
 A GPU variant's first use on a machine compiles its kernels (gpu-fast at the hub's size: about
-30 s cold, H100). ``start`` begins that compile in a child process (``python -m
+7 s cold on the H100, docs/gpu-first-use.md). ``start`` begins that compile in a child process (``python -m
 engine.gpu_warmup_child``), which solves random graphs of the sizes the caller will solve and so fills
 the disk cache with exactly the kernels those sizes take; no compile lock or interpreter lock is
 shared with the caller. While any such child runs for a variant, ``registry.run_or_fall_back``

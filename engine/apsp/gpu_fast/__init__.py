@@ -7,14 +7,15 @@ What makes it fast:
 - the matrix is padded to a multiple of B with isolated vertices, so no kernel tests bounds;
 - 64×64 tiles, 16×16 threads, each keeping 4×4 cells in scalar registers (the source is
   generated: Numba has no register arrays; tiles are loaded by straight-line code so the
-  loads overlap), and every sum is ``int32(a + b)``: Numba would do
-  ``int32 + int32`` in 64 bits otherwise, three times slower; ptxas then fuses each add-min
-  into one Hopper ``VIADDMNMX``;
+  loads overlap), and every relaxation is ``addmin`` (``addmin.py``), a 32-bit add and min:
+  Numba would do ``int32 + int32`` in 64 bits otherwise, three times slower; ptxas then fuses
+  each add-min into one Hopper ``VIADDMNMX``;
 - every operand comes in a 16-byte load (``gpu_vector_load.load4``): a thread's four cells of
   a row are side by side, so a k-row's four right operands are one load, and four steps' left
   operands another — 16 shared loads per 128 add-mins instead of 40; the shared tiles' rows
   are padded 4 words apart so a warp's two rows of left operands fall in different banks;
-- phase 1 closes the diagonal tile in shared memory k after k, fully unrolled; every block
+- phase 1 closes the diagonal tile in shared memory k after k (a run-time loop, four steps
+  written out per turn: fully unrolled it cost most of the compile and no run time); every block
   that needs the closed tile computes it itself (one of them writes it back), so phases 1 and
   2 are one launch;
 - phase 2 is phase 3's product too: with the diagonal tile closed, a row tile is

@@ -19,11 +19,13 @@ def cells(t):
     return [(r, q) for r in range(t.cells) for q in range(t.cells)]
 
 
-def thread_cells(t):
+def thread_cells(t, rows_together=False):
     """A thread's cells: rows i0 ... (ty + THREADS·r) and columns j + q (j = tx·CELLS) of the
-    tile: a row's cells side by side, so their operands Y[k, j ...] come in 16-byte loads."""
+    tile: a row's cells side by side, so their operands Y[k, j ...] come in 16-byte loads.
+    (``rows_together``: rows ty·CELLS + r, the closure's: see ``closure_steps``.)"""
     return (["    ty = cuda.threadIdx.y", "    tx = cuda.threadIdx.x", f"    j = tx * {t.cells}"]
-            + [f"    i{r} = ty + {t.threads * r}" for r in range(t.cells)])
+            + [f"    i{r} = {f'ty * {t.cells} + {r}' if rows_together else f'ty + {t.threads * r}'}"
+               for r in range(t.cells)])
 
 
 def read(targets, array, row, column, indent="    "):
@@ -113,12 +115,14 @@ def store_marked(t, lanes=None):
     return out
 
 
-def product_steps(t, x, y, relax="min({d}, int32({a} + {b}))"):
+def product_steps(t, x, y, relax="addmin({d}, {a}, {b})", unroll=None):
     """The bare add-min d = min(d, X[i, k] + Y[k, j]) over the k-block, unrolled UNROLL times:
     each row's X operands four steps at a time, each step's Y operands four cells at a time.
-    (``relax``: the add-min's code, ``addmin2`` for 16-bit lane pairs.)"""
-    src = [f"    for k in range(0, {t.b}, {t.unroll}):"]
-    for step in range(t.unroll):
+    (``relax``: the add-min's code, ``addmin2`` for 16-bit lane pairs; ``unroll``: phase 3's
+    ``t.unroll`` unless given.)"""
+    unroll = unroll or t.unroll
+    src = [f"    for k in range(0, {t.b}, {unroll}):"]
+    for step in range(unroll):
         if step % 4 == 0:
             src += [line for r in range(t.cells) for line in read(
                 [f"a{r}_{s}" for s in range(step, step + 4)], x, f"i{r}", f"k + {step}", " " * 8)]
@@ -128,11 +132,11 @@ def product_steps(t, x, y, relax="min({d}, int32({a} + {b}))"):
     return src
 
 
-def product_stored(t, lanes=None):
+def product_stored(t, lanes=None, unroll=None):
     """Lines: the thread's cells d (read already) = min(d, X ⊗ Y), improved ones stored marked
     (``lanes``: as ``_store_marked``)."""
     relax = ["addmin2({d}, {a}, {b})"] if lanes == "words" else []
-    return ([f"    o{r}_{q} = d{r}_{q}" for r, q in cells(t)] + product_steps(t, "X", "Y", *relax)
+    return ([f"    o{r}_{q} = d{r}_{q}" for r, q in cells(t)] + product_steps(t, "X", "Y", *relax, unroll=unroll)
             + store_marked(t, lanes))
 
 
@@ -146,7 +150,7 @@ def mul_global_source(t, lanes=None):
     else:
         src = ["@cuda.jit(device=True)", "def mul_global(D, V, row0, col0, mark, X, Y):"]
         src += thread_cells(t) + read_cells(t, "D", "row0", "col0")
-    return "\n".join(src + product_stored(t, lanes)) + "\n"
+    return "\n".join(src + product_stored(t, lanes, t.small_unroll)) + "\n"
 
 
 def phase3_source(t, lanes=False, tiles=False):
@@ -203,24 +207,31 @@ def mul_shared_source(t):
     closed diagonal): computed in registers, written back after every thread has read."""
     src = ["@cuda.jit(device=True)", "def mul_shared(Z, X, Y):"] + thread_cells(t)
     src += read_cells(t, "Z", "0", "0")
-    src += product_steps(t, "X", "Y") + ["    cuda.syncthreads()"]
+    src += product_steps(t, "X", "Y", unroll=t.small_unroll) + ["    cuda.syncthreads()"]
     src += [f"    Z[i{r}, j + {q}] = d{r}_{q}" for r, q in cells(t)]
     return "\n".join(src + ["    cuda.syncthreads()"]) + "\n"
 
 
-def closure_step(t, k):
-    """Closure step k (unrolled: every index a constant): relax every cell through k, then the
-    threads holding row and column k+1 store them to C, where step k+1 reads them (no other
-    cell is read before it is stored again)."""
-    src = [f"    a{r} = C[i{r}, {k}]" for r in range(t.cells)]
-    src += read([f"b{q}" for q in range(t.cells)], "C", k, "j")
-    src += [f"    d{r}_{q} = min(d{r}_{q}, int32(a{r} + b{q}))" for r, q in cells(t)]
-    if k + 1 < t.b:
-        line, holder = divmod(k + 1, t.threads)
-        src += [f"    if ty == {holder}:"] + [f"        C[i{line}, j + {q}] = d{line}_{q}" for q in range(t.cells)]
-        holder, q = divmod(k + 1, t.cells)
-        src += [f"    if tx == {holder}:"] + [f"        C[i{r}, j + {q}] = d{r}_{q}" for r in range(t.cells)]
-    return src + ["    cuda.syncthreads()"]
+def closure_steps(t):
+    """The closure's k-loop: step k relaxes every cell through k, then the threads holding row
+    and column k+1 store them to C, where step k+1 reads them (no other cell is read before it
+    is stored again). A thread holds rows ty·CELLS + r and columns tx·CELLS + q, so row and
+    column k+1 are its register row and column (k+1) mod CELLS: a run-time loop over k with
+    CELLS steps written out per turn makes both constants, and only the holders (ty or tx =
+    (k+1) // CELLS; none once k+1 = B) are found at run time. (All 64 steps written out were
+    most of the one-launch kernel's Numba compile: ~9 of its ~16 s of CPU on the development
+    machine.)"""
+    src = [f"    for k0 in range(0, {t.b}, {t.cells}):"]
+    for s in range(t.cells):
+        k, line = f"k0 + {s}", (s + 1) % t.cells
+        src += [f"        a{r} = C[i{r}, {k}]" for r in range(t.cells)]
+        src += read([f"b{c}" for c in range(t.cells)], "C", k, "j", " " * 8)
+        src += [f"        d{r}_{c} = addmin(d{r}_{c}, a{r}, b{c})" for r, c in cells(t)]
+        src += [f"        holder = ({k} + 1) // {t.cells}", "        if ty == holder:"]
+        src += [f"            C[i{line}, j + {c}] = d{line}_{c}" for c in range(t.cells)]
+        src += ["        if tx == holder:"] + [f"            C[i{r}, j + {line}] = d{r}_{line}" for r in range(t.cells)]
+        src += ["        cuda.syncthreads()"]
+    return src
 
 
 def closure_source(t, lanes=None):
@@ -230,11 +241,10 @@ def closure_source(t, lanes=None):
     src = ["@cuda.jit(device=True)", f"def closure{'_pairs' if lanes else ''}(D, V, base, mark, C, owner):",
            "    row0 = base", "    col0 = base"]
     copy = ("C", "base", "base // 2", "unpack") if lanes else ("C", "base", "base")
-    src += thread_cells(t) + tile_loads(t, [copy]) + ["    cuda.syncthreads()"]
+    src += thread_cells(t, rows_together=True) + tile_loads(t, [copy]) + ["    cuda.syncthreads()"]
     src += read_cells(t, "C", "0", "0")
     src += [f"    o{r}_{q} = d{r}_{q}" for r, q in cells(t)]
-    for k in range(t.b):
-        src += closure_step(t, k)
+    src += closure_steps(t)
     src += [f"    C[i{r}, j + {q}] = d{r}_{q}" for r, q in cells(t)] + ["    cuda.syncthreads()"]
     src += ["    if owner:"] + ["    " + line for line in store_marked(t, lanes)]
     return "\n".join(src) + "\n"
@@ -246,17 +256,18 @@ def recover_source(t):
     transposed, so both rows are read contiguously). Such a k exists: the improving k satisfied
     it then, and distances only fell since. Each thread tests one candidate of every cell, its
     loads for RECOVER_BATCH cells issued before any is used; several threads may find a k: each
-    is correct, and one write remains. (Sizes are multiples of B: no bounds to test.)"""
-    src = ["@cuda.jit(device=True)", "def recover_cells(D, V, T, i, j0, candidate):"]
-    for first in range(0, t.recover_columns, t.recover_batch):
-        cells = range(first, first + t.recover_batch)
-        src += [f"    v{c} = V[i, j0 + {c}]" for c in cells]
-        src += [f"    e{c} = D[i, j0 + {c}]" for c in cells]
-        src += [f"    k{c} = (-2 - v{c}) * B + candidate if v{c} <= -2 else candidate" for c in cells]
-        src += [f"    s{c} = int32(D[i, k{c}] + T[j0 + {c}, k{c}])" for c in cells]
-        for c in cells:
-            src += [f"    if v{c} <= -2 and k{c} != i and k{c} != j0 + {c} and s{c} == e{c}:",
-                    f"        V[i, j0 + {c}] = k{c}"]
+    is correct, and one write remains. (Sizes are multiples of B: no bounds to test.) A run-time
+    loop over the batches: written out, the 32 cells cost ~2 s of Numba compile."""
+    cells = range(t.recover_batch)
+    src = ["@cuda.jit(device=True)", "def recover_cells(D, V, T, i, j0, candidate):",
+           f"    for j in range(j0, j0 + {t.recover_columns}, {t.recover_batch}):"]
+    src += [f"        v{c} = V[i, j + {c}]" for c in cells]
+    src += [f"        e{c} = D[i, j + {c}]" for c in cells]
+    src += [f"        k{c} = (-2 - v{c}) * B + candidate if v{c} <= -2 else candidate" for c in cells]
+    src += [f"        s{c} = int32(D[i, k{c}] + T[j + {c}, k{c}])" for c in cells]
+    for c in cells:
+        src += [f"        if v{c} <= -2 and k{c} != i and k{c} != j + {c} and s{c} == e{c}:",
+                f"            V[i, j + {c}] = k{c}"]
     return "\n".join(src) + "\n"
 
 
@@ -265,6 +276,7 @@ def kernels_source(t):
     parts = [
         f"from numba import cuda, int32\nfrom {_APSP}.gpu_vector_load import load4\n"
         "from engine.gpu_launch import lazy_kernel\n"
+        f"from {_APSP}.gpu_fast.addmin import addmin\n"
         f"from {_APSP}.gpu_lanes16 import addmin2\n",
         f"B = {t.b}\nTILE = ({t.b}, {t.b + t.tile_pad})\nSQUARE = ({t.b}, {t.b})\nINF = int32({int(INF)})\nTHREADS = {t.threads * t.threads}\n"
         f"CAP = {CAP}\n"

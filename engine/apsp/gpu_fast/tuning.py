@@ -19,6 +19,10 @@ class Tuning:
     threads: int = 16
     cells: int = 4
     unroll: int = 8
+    # The same for the products of phases 1–2 and of the one-launch kernel (mul_global,
+    # mul_shared): a few of them per k-block, not phase 3's hot loop, and compiled on a small
+    # graph's first solve, where each step written out costs compile time (issue 30).
+    small_unroll: int = 4
     # Shared tiles' rows lie b + tile_pad words apart (a multiple of 4: 16-byte loads): a warp
     # reads its left operands X[i, k] from 32/threads rows at once, in the same banks unless
     # padded apart. (Not in the one-launch kernel: its three tiles must fit in 48 KB of static
@@ -53,6 +57,7 @@ class Tuning:
         """This tuning with only what the kernels' source depends on kept (the rest at the
         defaults): tunings that differ only in thresholds share their compiled kernels."""
         return Tuning(b=self.b, threads=self.threads, cells=self.cells, unroll=self.unroll,
+                      small_unroll=self.small_unroll,
                       tile_pad=self.tile_pad, recover_columns=self.recover_columns,
                       recover_batch=self.recover_batch)
 
