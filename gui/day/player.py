@@ -45,7 +45,7 @@ class SimPlayer(QObject):
 
     def __init__(self, parent: QObject | None = None):
         super().__init__(parent)
-        self.runner = SimThread(self)
+        self.runner = SimThread(self, eager=True)   # new routes come before the step's end
         self.runner.worker.loaded.connect(self._on_loaded)
         self.runner.worker.stepped.connect(self._on_stepped)
         self.runner.worker.failed.connect(self._on_failed)
@@ -178,15 +178,14 @@ class SimPlayer(QObject):
             return None
         hist = list(self.history)
         best = hist[-1].frame.positions(t)
-        need = hist[-1].frame.valid_from > t
         # An older frame describes a tug until its newer description starts (e.g. a new leg).
+        need = np.flatnonzero(hist[-1].frame.valid_from > t)
         for older in reversed(hist[:-1]):
-            k = len(older.frame.valid_from)
-            need[k:] = False             # tugs added since by a what-if edit: not in this frame
-            if not need.any():
+            need = need[need < len(older.frame.valid_from)]   # tugs added since by an edit
+            if not len(need):
                 break
-            best[:k][need[:k]] = older.frame.positions(t)[need[:k]]
-            need[:k] &= older.frame.valid_from > t
+            best[need] = older.frame.positions(t, need)
+            need = need[older.frame.valid_from[need] > t]
         return best
 
     def leg(self, tug: int, t: float | None = None):
@@ -223,7 +222,7 @@ class SimPlayer(QObject):
         if result.generation != self.generation:
             return  # a previous airport's (or day's) result: never drawn
         result.received = time.perf_counter()
-        self.pending = False
+        self.pending = result.partial     # the rest of the request is still with the worker
         self.results += 1
         self.latest = result
         self.history.append(result)
