@@ -11,9 +11,9 @@ KPIs: misconnected bags per 1,000 (MBR), bags delivered on time, waiting and mis
 against simulated hours, in four small panels (their scales differ by orders of magnitude).
 
 Both take data as fast as the simulation gives it but redraw at most every ``REDRAW_S`` of wall
-time, a frame after the data came (``flush`` draws at once), and their axes move in whole steps (hours, 1-2-5 ceilings, half
-decades): a redraw of an axis is the costliest part of painting a plot, and at 600× new data
-arrives several times a second.
+time, a frame after the data came (``flush`` draws at once), and their axes move in whole steps
+(hours, 1-2-5 ceilings, half decades): a redraw of an axis is the costliest part of painting a
+plot, and at 600× new data arrives several times a second.
 """
 
 from __future__ import annotations
