@@ -38,3 +38,21 @@ def test_the_day_facts_say_what_the_simulation_panel_states():
     assert facts["bags"] == len(sim.bags.set) and facts["flights"] == len(sim.schedule.flights)
     assert facts["route_engine"] == "all-pairs"
     assert facts["key_nodes"] == len(sim.tables.keys.key_nodes) < len(airport.nodes)
+
+
+def test_a_frame_places_any_subset_of_tugs_as_it_places_them_all_and_infos_match_each_tug():
+    sim = Simulation(load_airport(bundled_airports()["regional"]),
+                     SimConfig(hours=2, seed=1, variant="cpu-blocked"))
+    sim.run_until(2400.0)
+    frame = tug_frame(sim)
+    for t in (sim.t - 30.0, sim.t, sim.t + 45.0):
+        every = frame.positions(t)
+        some = np.array([5, 0, len(sim.tugs) - 1, 3])
+        assert np.array_equal(frame.positions(t, some), every[some])
+        assert frame.positions(t, np.empty(0, dtype=np.int64)).shape == (0, 2)
+    for info, tug in zip(tug_infos(sim), sim.tugs):   # what the per-tug arrays say, tug by tug
+        on = sim.onboard(tug)
+        assert info.dests == sorted(set(sim.bags.set.dest[on].tolist()))
+        assert info.pickups == int(np.count_nonzero(sim.bags.reserved[tug.pickup] == tug.id))
+        assert info.load == len(on) and info.node == tug.node and info.activity == tug.activity
+    assert any(i.dests for i in tug_infos(sim)) and any(i.pickups for i in tug_infos(sim))

@@ -119,10 +119,15 @@ def _details(r: dict) -> str:
     races = r.get("raced", {})
     if races.get("of"):
         parts.append(f"raced {races['raced']} of {races['of']} recomputes")
-    lat = r.get("latency", {}).get("latency_s", {})
-    if lat.get("count"):
-        parts.append(f"bags-to-route latency median {lat['median_ms']:.0f} ms, "
-                     f"p95 {lat['p95_ms']:.0f} ms ({lat['count']} recomputes)")
+    lat = r.get("latency", {})
+    if lat.get("latency_s", {}).get("count"):
+        whole = lat["latency_s"]
+        split = ", ".join(f"{name} {lat[k]['median_ms']:.1f} / {lat[k]['p95_ms']:.1f}"
+                          for name, k in (("worker", "worker_s"), ("queue", "queue_s"),
+                                          ("draw", "draw_s")) if lat.get(k, {}).get("count"))
+        parts.append(f"bags-to-route latency median {whole['median_ms']:.0f} ms, "
+                     f"p95 {whole['p95_ms']:.0f} ms ({whole['count']} recomputes"
+                     + (f"; median / p95 ms: {split}" if split else "") + ")")
     return ("\n      " + "; ".join(parts)) if parts else ""
 
 
@@ -271,7 +276,7 @@ def _measure_one(args) -> int:
         row["raced"] = {"raced": sum(races), "of": len(races)}
         samples = [x for x in latency.samples if x["round"] > state["round"]]
         row["latency"] = {k: _stats([x[k] for x in samples])
-                          for k in ("latency_s", "to_ui_s", "draw_s")}
+                          for k in ("latency_s", "worker_s", "queue_s", "to_ui_s", "draw_s")}
         player.pause()
         if args.screenshot is None:
             window.close()

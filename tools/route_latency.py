@@ -3,9 +3,10 @@
 A bag-aware recompute starts when the worker sees the bags change; its result travels with the
 step that ran it to the UI thread, which draws it once the displayed clock reaches that step.
 ``RouteLatency`` records, per recompute the dispatcher used: from the recompute's start to the UI
-thread receiving the step (solve, the rest of the step, the hand-over; race mode's other solves
-run after the step, ``engine.sim.race``), plus from the step being shown to the map's next paint
-having finished. The wait in between — results are
+thread receiving the step (``to_ui``: the worker's part, ``worker`` — the solve, what is left of
+the substep, the result's copies; race mode's other solves run after the step,
+``engine.sim.race`` — and ``queue``, the hand-over waiting for the UI thread), plus from the step
+being shown to the map's next paint having finished (``draw``). The wait in between — results are
 computed ahead of the displayed clock on purpose, so that tugs glide — is left out: it is the
 player's look-ahead, not the route's latency.
 """
@@ -30,7 +31,7 @@ class RouteLatency(QObject):
     def _on_shown(self, result) -> None:
         mine = [t for t in result.timings if not t.raced and t.started > 0]
         if mine and result.received > 0:
-            self._pending = (mine[-1], result.received, time.perf_counter())
+            self._pending = (mine[-1], result.sent, result.received, time.perf_counter())
 
     def eventFilter(self, obj, event) -> bool:
         if event.type() == QEvent.Type.Paint and self._pending is not None:
@@ -38,9 +39,10 @@ class RouteLatency(QObject):
             QTimer.singleShot(0, lambda: self._painted(*pending))   # after this paint is done
         return False
 
-    def _painted(self, timing, received: float, shown: float) -> None:
+    def _painted(self, timing, sent: float, received: float, shown: float) -> None:
         to_ui = received - timing.started
         draw = time.perf_counter() - shown
         self.samples.append({"round": timing.round, "variant": timing.variant,
-                             "solve_s": timing.seconds, "to_ui_s": to_ui, "draw_s": draw,
+                             "solve_s": timing.seconds, "worker_s": sent - timing.started,
+                             "queue_s": received - sent, "to_ui_s": to_ui, "draw_s": draw,
                              "latency_s": to_ui + draw})

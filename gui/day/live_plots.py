@@ -11,9 +11,9 @@ KPIs: misconnected bags per 1,000 (MBR), bags delivered on time, waiting and mis
 against simulated hours, in four small panels (their scales differ by orders of magnitude).
 
 Both take data as fast as the simulation gives it but redraw at most every ``REDRAW_S`` of wall
-time (``flush`` draws at once), and their axes move in whole steps (hours, 1-2-5 ceilings, half
-decades): a redraw of an axis is the costliest part of painting a plot, and at 600× new data
-arrives several times a second.
+time, a frame after the data came (``flush`` draws at once), and their axes move in whole steps
+(hours, 1-2-5 ceilings, half decades): a redraw of an axis is the costliest part of painting a
+plot, and at 600× new data arrives several times a second.
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ from PySide6.QtWidgets import QGraphicsItem, QWidget
 
 WINDOW = 200            # recomputes kept on the timing plot
 REDRAW_S = 0.5          # wall seconds between two redraws of a plot while data streams in
+AFTER_MS = 20           # a redraw waits at least this long after the data came (a frame later)
 BACKGROUND = "w"
 AXIS = "#495057"
 VARIANT_COLORS = {
@@ -76,7 +77,10 @@ def nice_ceiling(value: float) -> float:
 
 
 class Throttle:
-    """Calls ``draw`` at once if it last ran ``REDRAW_S`` ago, else once when that has passed."""
+    """Calls ``draw`` once ``REDRAW_S`` has passed since it last ran, and never within the call
+    that asked for it: at least ``AFTER_MS`` later, so the map's frame that brought the data (new
+    routes with it) is painted first and the plots' redraw and repaint come in a turn of their
+    own."""
 
     def __init__(self, parent, draw):
         self.draw = draw
@@ -88,11 +92,9 @@ class Throttle:
 
     def request(self) -> None:
         self.dirty = True
-        wait = self.last + REDRAW_S - time.perf_counter()
-        if wait <= 0:
-            self.flush()
-        elif not self.timer.isActive():
-            self.timer.start(int(wait * 1000) + 1)
+        if not self.timer.isActive():
+            wait = self.last + REDRAW_S - time.perf_counter()
+            self.timer.start(max(int(wait * 1000) + 1, AFTER_MS))
 
     def flush(self) -> None:
         self.timer.stop()

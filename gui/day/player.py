@@ -8,6 +8,7 @@ never passes the newest result, so a slow worker slows the picture instead of ma
 
 from __future__ import annotations
 
+import sys
 import time
 from collections import deque
 
@@ -29,6 +30,7 @@ SPEEDS = (1, 5, 10, 30, 60, 120, 300, 600)
 HISTORY = 4              # TugFrames kept for interpolation
 RATE_WINDOW_S = 1.5      # wall seconds over which the achieved speed is measured
 KEEPS_UP = 0.95          # achieved / chosen speed at or above this counts as keeping up
+GIL_SWITCH_S = 0.001     # Python's thread switch interval while a day plays (default 5 ms)
 
 
 class SimPlayer(QObject):
@@ -45,7 +47,7 @@ class SimPlayer(QObject):
 
     def __init__(self, parent: QObject | None = None):
         super().__init__(parent)
-        self.runner = SimThread(self)
+        self.runner = SimThread(self, eager=True)   # new routes come before the step's end
         self.runner.worker.loaded.connect(self._on_loaded)
         self.runner.worker.stepped.connect(self._on_stepped)
         self.runner.worker.failed.connect(self._on_failed)
@@ -76,6 +78,11 @@ class SimPlayer(QObject):
         self.timer = QTimer(self)
         self.timer.setInterval(FRAME_MS)
         self.timer.timeout.connect(self._tick)
+        # The simulation's thread runs Python beside the UI's: each time the UI thread comes back
+        # from Qt (every Python paint and bounds call of a frame) it waits for the interpreter
+        # lock up to the switch interval. 1 ms instead of 5 keeps a frame with new routes from
+        # waiting tens of milliseconds behind a step (docs/live-latency.md).
+        sys.setswitchinterval(min(sys.getswitchinterval(), GIL_SWITCH_S))
 
     # -- commands ---------------------------------------------------------------------------
     def load(self, airport, config: SimConfig, plan=None) -> None:
@@ -178,15 +185,14 @@ class SimPlayer(QObject):
             return None
         hist = list(self.history)
         best = hist[-1].frame.positions(t)
-        need = hist[-1].frame.valid_from > t
         # An older frame describes a tug until its newer description starts (e.g. a new leg).
+        need = np.flatnonzero(hist[-1].frame.valid_from > t)
         for older in reversed(hist[:-1]):
-            k = len(older.frame.valid_from)
-            need[k:] = False             # tugs added since by a what-if edit: not in this frame
-            if not need.any():
+            need = need[need < len(older.frame.valid_from)]   # tugs added since by an edit
+            if not len(need):
                 break
-            best[:k][need[:k]] = older.frame.positions(t)[need[:k]]
-            need[:k] &= older.frame.valid_from > t
+            best[need] = older.frame.positions(t, need)
+            need = need[older.frame.valid_from[need] > t]
         return best
 
     def leg(self, tug: int, t: float | None = None):
@@ -223,7 +229,7 @@ class SimPlayer(QObject):
         if result.generation != self.generation:
             return  # a previous airport's (or day's) result: never drawn
         result.received = time.perf_counter()
-        self.pending = False
+        self.pending = result.partial     # the rest of the request is still with the worker
         self.results += 1
         self.latest = result
         self.history.append(result)

@@ -36,7 +36,8 @@ from engine.sim.race import RaceJob, RaceRunner, SimActivity, Timing, race_varia
 from engine.sim.route_engine import solve_sizes, variants_of
 from ..workers import ENGINE_LOCK, WorkerThread
 
-SUBSTEP_S = 30.0        # simulated seconds between two looks at the stop flag
+SUBSTEP_S = 10.0        # simulated seconds between two looks at the stop flag (and, for an
+                        # eager worker, at whether a recompute gave new routes to hand over)
 CHECKPOINT_SHARE = 0.1  # checkpoints take at most about this share of the worker's time (a
                         # hub's fork takes ~0.2 s: one every ~2 s of wall time, not every step)
 
@@ -51,6 +52,8 @@ class StepResult:
     series: list[dict] = field(default_factory=list)   # KPI samples new since the last result
     wall_s: float = 0.0          # wall time the worker spent on this request
     key_nodes: int = 0
+    partial: bool = False        # more of the same request follows (new routes handed over early)
+    sent: float = 0.0            # time.perf_counter() when the worker handed it over
     received: float = 0.0        # time.perf_counter() when the UI thread got it
 
 
@@ -73,7 +76,9 @@ def _asked(work):
 
 class SimWorker(QObject):
     """Lives in a QThread. ``load`` builds a Simulation, ``advance`` steps it; both answer with
-    ``stepped(StepResult)`` or ``failed(generation, message)``."""
+    ``stepped(StepResult)`` or ``failed(generation, message)``. An ``eager`` worker also hands
+    over the day as it is right after a recompute, before the rest of the request (``partial``):
+    new routes reach the screen without waiting for the whole step."""
 
     loaded = Signal(int, object)       # generation, dict of facts
     stepped = Signal(object)           # StepResult
@@ -83,8 +88,9 @@ class SimWorker(QObject):
     replayed = Signal(int, object, object)  # the same, for edits a day's plan applied itself
     editRefused = Signal(int, str)         # generation, why (nothing changed)
 
-    def __init__(self, checkpoints: bool = True):
+    def __init__(self, checkpoints: bool = True, eager: bool = False):
         super().__init__()
+        self.eager = eager
         self.sim: Simulation | None = None
         self.plan: EditPlan | None = None   # timed edits to replay on the way (restart, scenario)
         self._reported = 0                  # the plan's edits reported with ``replayed``
@@ -159,7 +165,7 @@ class SimWorker(QObject):
             if not self.current(generation):
                 return
             self.loaded.emit(generation, facts)
-            self.stepped.emit(self._result(generation, 0.0))
+            self._hand_over(generation, 0.0)
         except Stopped:
             return
         except Exception as exc:
@@ -182,7 +188,9 @@ class SimWorker(QObject):
                 self._compile_in_background(sim)
                 with self._engine():
                     self._run_until(generation, min(target_t, sim.t + SUBSTEP_S))
-            self.stepped.emit(self._result(generation, time.perf_counter() - start))
+                if self.eager and self._timings and sim.t < target_t and not sim.finished:
+                    self._hand_over(generation, time.perf_counter() - start, partial=True)
+            self._hand_over(generation, time.perf_counter() - start)
         except Stopped:
             return
         except Exception as exc:
@@ -231,7 +239,7 @@ class SimWorker(QObject):
             self.editRefused.emit(generation, str(exc))
             return
         self.edited.emit(generation, done, edited_layout(sim))
-        self.stepped.emit(self._result(generation, 0.0, checkpoint=True))
+        self._hand_over(generation, 0.0, checkpoint=True)
 
     # -- inside ---------------------------------------------------------------------------------
     def _race_turn(self) -> None:
@@ -281,16 +289,21 @@ class SimWorker(QObject):
             self._run_until(generation, t)
         return self.sim
 
-    def _result(self, generation: int, wall_s: float, checkpoint: bool = False) -> StepResult:
+    def _hand_over(self, generation: int, wall_s: float, checkpoint: bool = False,
+                   partial: bool = False) -> None:
+        """Send the day as it is now to the UI, then checkpoint it (when due): the fork takes
+        tens of milliseconds on a hub, and the new routes need not wait for it."""
         sim = self.sim
-        if self.marks is not None and (checkpoint or not self.marks.marks or time.perf_counter()
-                                       - self._saved_at >= self._fork_s / CHECKPOINT_SHARE):
-            self._checkpoint(sim)
         timings, self._timings = self._timings, []
         series = [dict(row) for row in sim.series[self._series_sent:]]
         self._series_sent = len(sim.series)
-        return StepResult(generation, sim.snapshot(), tug_frame(sim), tug_infos(sim), timings,
-                          series, wall_s, len(sim.tables.keys.key_nodes))
+        result = StepResult(generation, sim.snapshot(), tug_frame(sim), tug_infos(sim), timings,
+                            series, wall_s, len(sim.tables.keys.key_nodes), partial)
+        result.sent = time.perf_counter()
+        self.stepped.emit(result)
+        if self.marks is not None and (checkpoint or not self.marks.marks or time.perf_counter()
+                                       - self._saved_at >= self._fork_s / CHECKPOINT_SHARE):
+            self._checkpoint(sim)
 
     def _checkpoint(self, sim: Simulation) -> None:
         start = time.perf_counter()
@@ -324,8 +337,9 @@ class SimThread(WorkerThread):
     _advance = Signal(int, float)
     _edit = Signal(int, object, float, float)
 
-    def __init__(self, parent: QObject | None = None, checkpoints: bool = True):
-        super().__init__(SimWorker(checkpoints), "bagroute-sim", parent)
+    def __init__(self, parent: QObject | None = None, checkpoints: bool = True,
+                 eager: bool = False):
+        super().__init__(SimWorker(checkpoints, eager), "bagroute-sim", parent)
         self._load.connect(self.worker.load)
         self._advance.connect(self.worker.advance)
         self._edit.connect(self.worker.apply_edit)

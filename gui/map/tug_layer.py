@@ -55,6 +55,12 @@ class TugLayer:
         self._clock = 0.0
         self.remaining: list[int] = []
         self._brushes = {k: pg.mkBrush(c) for k, c in TUG_COLORS.items()}
+        self._brush_of = np.empty(max(TUG_COLORS) + 1, dtype=object)   # by activity
+        for k, brush in self._brushes.items():
+            self._brush_of[k] = brush
+        self._sizes = np.zeros(0)
+        self._activity = np.zeros(0, dtype=np.int64)
+        self._drawn = (self._sizes, self._activity)
         self._tug_pen = pg.mkPen("w", width=1.5)
         self.tugs = self.ring = self.bags = None
         self.route_line = self.route_casing = self.others = None
@@ -80,13 +86,16 @@ class TugLayer:
         self.others = self._add(pg.PlotDataItem(connect="pairs", pen=pg.mkPen(
             color=OTHER_ROUTES, width=3)), 3)
         self.others.curve.setCacheMode(CACHE)
-        self.route_casing = self._add(pg.PlotDataItem(pen=pg.mkPen(ROUTE_CASING, width=10)), 9.6)
-        self.route_line = self._add(pg.PlotDataItem(pen=pg.mkPen(
+        # plain curves: the selected route is trimmed every frame (a PlotDataItem's setData costs
+        # twenty times a curve's)
+        self.route_casing = self._add(pg.PlotCurveItem(pen=pg.mkPen(ROUTE_CASING, width=10)), 9.6)
+        self.route_line = self._add(pg.PlotCurveItem(pen=pg.mkPen(
             SELECTED, width=5, cap=Qt.PenCapStyle.RoundCap, join=Qt.PenJoinStyle.RoundJoin)), 9.7)
         self.tugs = self._add(MapScatter(symbol="d", pen=self._tug_pen), 20)
         self.tugs.extent = self._extent     # tugs stay on the airport: no bounds to redo per frame
         self.ring = self._add(MapScatter(symbol="o", size=30, brush=pg.mkBrush(None),
-                                                 pen=pg.mkPen(SELECTED, width=3.5)), 21)
+                                         pen=pg.mkPen(SELECTED, width=3.5)), 21)
+        self.ring.extent = self._extent     # moved in place every frame, like the tugs
         legend = self.view._legend
         if legend is not None:
             for activity in (DRIVING, HANDLING, IDLE):
@@ -166,8 +175,10 @@ class TugLayer:
         cap = np.maximum(np.array([t.capacity for t in result.tugs]), 1)
         full = np.clip(snap.load / cap, 0.0, 1.0)
         base = 10.0 if self.dense else 14.0
-        self._sizes = base + (6.0 if self.dense else 8.0) * full
-        self._tug_brushes = [self._brushes.get(int(a), self._brushes[IDLE]) for a in snap.activity]
+        # half pixels: a few dozen sizes, so the scatter's symbol atlas stays small
+        self._sizes = np.round(2 * (base + (6.0 if self.dense else 8.0) * full)) / 2
+        activity = np.asarray(snap.activity)
+        self._activity = np.where(np.isin(activity, list(TUG_COLORS)), activity, IDLE)
         self._style_dirty = True
         if self.selected is not None and self.selected >= len(snap.activity):
             self.selected = None
@@ -178,26 +189,49 @@ class TugLayer:
         the selected tug's route shrinks to what is still ahead of it."""
         if self.tugs is None or xy is None or self.result is None:
             return
-        xy = xy[: len(self._tug_brushes)]   # a tug added by an edit shows with its first result
+        xy = xy[: len(self._sizes)]   # a tug added by an edit shows with its first result
         self.positions = xy
         if t is not None:
             self._clock = t
         item = self.tugs
-        if not self._style_dirty and len(item.data) == len(xy):
-            # only the positions changed: update them in place (setData rebuilds every spot);
-            # the item's bounds are the airport's (extent), so there is no geometry to redo
+        if len(item.data) == len(xy):
+            # update in place (setData rebuilds every spot): the positions, and after a new
+            # result the size and colour of the tugs whose load or activity changed; the item's
+            # bounds are the airport's (extent), so there is no geometry to redo
             item.data["x"] = xy[:, 0]
             item.data["y"] = xy[:, 1]
+            if self._style_dirty:
+                self._restyle(item)
             item.update()
         else:
-            item.setData(x=xy[:, 0], y=xy[:, 1], size=self._sizes, brush=self._tug_brushes)
-            self._style_dirty = False
+            item.setData(x=xy[:, 0], y=xy[:, 1], size=self._sizes,
+                         brush=list(self._brush_of[self._activity]))
+            self._drawn = (self._sizes, self._activity)
+        self._style_dirty = False
         if self.selected is not None and self.selected < len(xy):
             k = self.selected
-            self.ring.setData(x=xy[k:k + 1, 0], y=xy[k:k + 1, 1])
+            self._place_ring(xy[k])
             if t is not None:
                 self._follow_leg(t)
                 self._trim_route(xy[k], t)
+
+    def _restyle(self, item) -> None:
+        sizes, activity = self._drawn
+        changed = (sizes != self._sizes) | (activity != self._activity)
+        if changed.any():
+            item.data["size"][changed] = self._sizes[changed]
+            item.data["brush"][changed] = self._brush_of[self._activity[changed]]
+            item.data["sourceRect"][changed] = 0       # their symbols looked up again
+            item.updateSpots()
+        self._drawn = (self._sizes, self._activity)
+
+    def _place_ring(self, xy) -> None:
+        ring = self.ring
+        if len(ring.data) == 1:
+            ring.data["x"][0], ring.data["y"][0] = xy
+            ring.update()
+        else:
+            ring.setData(x=[xy[0]], y=[xy[1]])
 
     def _follow_leg(self, t: float) -> None:
         """The selected tug's leg at ``t``, from the frame its position is drawn from."""
@@ -233,7 +267,7 @@ class TugLayer:
         if tug is None:
             self.ring.setData(x=[], y=[])
         elif len(self.positions) > tug:
-            self.ring.setData(x=self.positions[tug:tug + 1, 0], y=self.positions[tug:tug + 1, 1])
+            self._place_ring(self.positions[tug])
         self._draw_routes()
 
     def tug_at(self, x: float, y: float, tolerance_px: float = PICK_TOLERANCE_PX) -> int | None:

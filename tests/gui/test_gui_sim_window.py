@@ -59,7 +59,7 @@ def test_clicking_a_driving_tug_selects_it_and_shows_its_route_and_load(qtbot, s
     assert vb is not None
     w.activateWindow()
     qtbot.keyClick(w, Qt.Key.Key_BracketRight)
-    assert w.tug_layer.selected == (k + 1) % 8
+    assert w.tug_layer.selected == (k + 1) % len(w.player.shown.tugs)   # (k may be the last)
     qtbot.keyClick(w, Qt.Key.Key_Escape)
     assert w.tug_layer.selected is None and "Click a tug" in w.sim_panel.tug_title.text()
 
