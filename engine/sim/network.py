@@ -50,6 +50,7 @@ class RoadNetwork:
         self.x = np.array([nd.x for nd in airport.nodes], dtype=np.float64)
         self.y = np.array([nd.y for nd in airport.nodes], dtype=np.float64)
         self.index = index
+        self._legs: dict[bytes, tuple[np.ndarray, float]] = {}
 
     def time_matrix(self) -> np.ndarray:
         """Tug travel time per road in whole deciseconds (>= 1); inf elsewhere, 0 on the diagonal."""
@@ -64,8 +65,16 @@ class RoadNetwork:
         return Router(self.indptr, self.indices, weights, dist)
 
     def leg_times(self, path: np.ndarray) -> tuple[np.ndarray, float]:
-        """Cumulative tug seconds at each vertex of ``path`` (starting at 0) and its length (m)."""
-        return _leg_times(self.indptr, self.indices, self.seconds, self.length_m, path)
+        """Cumulative tug seconds at each vertex of ``path`` (starting at 0, read-only) and its
+        length (m). Kept per route: a day drives the same few ten thousand routes again and again
+        (and a dispatcher may time a route before the tug drives it)."""
+        key = path.tobytes()
+        legs = self._legs.get(key)
+        if legs is None:
+            rel, length = _leg_times(self.indptr, self.indices, self.seconds, self.length_m, path)
+            rel.flags.writeable = False
+            legs = self._legs[key] = rel, length
+        return legs
 
     def is_road(self, u: int, v: int) -> bool:
         lo, hi = self.indptr[u], self.indptr[u + 1]
@@ -93,14 +102,22 @@ class Router:
         flat = csr_flat(indptr, indices, weights.shape[1]) if flat is None else flat
         self.w = np.ascontiguousarray(weights, dtype=np.float64).ravel()[flat]
         self.dist_to = np.ascontiguousarray(dist.T, dtype=np.float64) if copy else dist.T
+        self._routes: dict[tuple[int, int], np.ndarray] = {}
 
     def route(self, i: int, j: int) -> np.ndarray:
-        """Vertices of the route i -> j; empty when unreachable, ``[i]`` when i == j."""
-        if i == j:
-            return np.array([i], dtype=np.int64)
-        if not np.isfinite(self.dist_to[j, i]):
-            return np.empty(0, dtype=np.int64)
-        return _walk(self.indptr, self.indices, self.w, self.dist_to[j], i, j)
+        """Vertices of the route i -> j (read-only, kept: a day asks for the same routes again
+        and again); empty when unreachable, ``[i]`` when i == j."""
+        path = self._routes.get((i, j))
+        if path is None:
+            if i == j:
+                path = np.array([i], dtype=np.int64)
+            elif not np.isfinite(self.dist_to[j, i]):
+                path = np.empty(0, dtype=np.int64)
+            else:
+                path = _walk(self.indptr, self.indices, self.w, self.dist_to[j], i, j)
+            path.flags.writeable = False
+            self._routes[(i, j)] = path
+        return path
 
 
 def csr_flat(indptr: np.ndarray, indices: np.ndarray, n_cols: int) -> np.ndarray:
