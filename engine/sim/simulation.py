@@ -25,7 +25,7 @@ from .kpi import sample, summary
 from .network import RoadNetwork
 from .schedule import (Flight, Schedule, ScheduleParams, generate_flights, make_bags,
                        usable_nodes)
-from .stops import count_to, split_promised, split_to, still_promised
+from .stops import count_to, split_promised, still_promised
 from .tugs import DRIVING, HANDLING, IDLE, Tug
 
 ARRIVE, DONE = 0, 1
@@ -313,12 +313,15 @@ class Simulation:
 
     def _arrive(self, tug: Tug) -> None:
         """At a stop: load the bags promised here, and top up; unloading ends the stop (DONE)."""
-        tug.node = tug.target
+        tug.node = p = tug.target
         tug.activity = HANDLING
-        p = tug.node
         b = self.bags
-        promised, tug.pickup = split_promised(tug.pickup, b.state, b.reserved, b.node, tug.id, p)
-        unloading = count_to(self.onboard(tug), b.set.dest, p)
+        promised = _NO_BAGS
+        if len(tug.pickup):
+            promised, tug.pickup = split_promised(tug.pickup, b.state, b.reserved, b.node,
+                                                  tug.id, p)
+        onboard = self._load[tug.id]
+        unloading = count_to(onboard, b.set.dest, p) if len(onboard) else 0
         room = max(0, tug.capacity - self.bags.on_tug[tug.id])   # < 0 after a capacity edit
         if len(promised) > room:
             self.pickups.release(promised[room:], self.t)
@@ -342,11 +345,9 @@ class Simulation:
         self._schedule(tug.busy_until, DONE, tug)
 
     def _done(self, tug: Tug) -> None:
-        onboard = self.onboard(tug)
+        onboard = self._load[tug.id]
         if len(onboard):
-            at_dest, rest = split_to(onboard, self.bags.set.dest, tug.node)
-            self.bags.deliver(at_dest, self.t)
-            self._load[tug.id] = _frozen(rest)
+            self._load[tug.id] = _frozen(self.bags.deliver_at(onboard, tug.node, self.t))
         if self.capacities[tug.id] != tug.capacity:   # a capacity edit waits for the bags aboard
             self.capacities[tug.id] = max(tug.capacity, int(self.bags.on_tug[tug.id]))
         self._dispatch(tug)

@@ -140,9 +140,25 @@ def urgent_bags(sim, tug, p: int, arrive: float) -> np.ndarray:
     ids = sim.pickups.available(p)
     if not len(ids):
         return ids
-    ids = ids[sim.pickups.ldt[ids] >= arrive + STOP_S]
-    ids = within_carts(sim, tug, ids[np.lexsort((ids, sim.pickups.ldt[ids]))])
-    return ids[: max(0, tug.capacity - int(sim.bags.on_tug[tug.id]))]
+    room = max(0, tug.capacity - int(sim.bags.on_tug[tug.id]))
+    carried = sim.onboard(tug) if tug.carts else _NONE
+    return _urgent(ids, sim.pickups.ldt, arrive + STOP_S, sim.bags.set.dest, carried, tug.carts,
+                   room)
+
+
+_NONE = np.empty(0, dtype=np.int64)
+
+
+@numba.njit(cache=True, nogil=True)
+def _urgent(ids, ldt, leave, dest, carried, carts, room):
+    """``urgent_bags`` past ``available``: the bags of ``ids`` that can leave at ``leave``, by
+    latest departure then id, that fit the carts (``carts`` 0: any), at most ``room``."""
+    ids = ids[ldt[ids] >= leave]
+    ids = ids[np.argsort(ids, kind="mergesort")]
+    ids = ids[np.argsort(ldt[ids], kind="mergesort")]
+    if carts:
+        ids = ids[_fits_carts(dest[ids], dest[carried], carts)]
+    return ids[:room].copy()
 
 
 def latest_departure(bagset, plain_s: np.ndarray) -> np.ndarray:
