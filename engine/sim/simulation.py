@@ -315,34 +315,38 @@ class Simulation:
         """At a stop: load the bags promised here, and top up; unloading ends the stop (DONE)."""
         tug.node = p = tug.target
         tug.activity = HANDLING
-        b = self.bags
-        promised = _NO_BAGS
-        if len(tug.pickup):
-            promised, tug.pickup = split_promised(tug.pickup, b.state, b.reserved, b.node,
-                                                  tug.id, p)
-        onboard = self._load[tug.id]
+        b, k, cap = self.bags, tug.id, tug.capacity
+        onboard = self._load[k]
         unloading = count_to(onboard, b.set.dest, p) if len(onboard) else 0
-        room = max(0, tug.capacity - self.bags.on_tug[tug.id])   # < 0 after a capacity edit
-        if len(promised) > room:
-            self.pickups.release(promised[room:], self.t)
-            promised = promised[:room]
-        if len(promised):
-            self.bags.load(promised, tug.id, tug.capacity)
-            self._load[tug.id] = _frozen(np.concatenate([self._load[tug.id], promised]))
-        if self.pickable[p] and self.bags.on_tug[tug.id] < tug.capacity:
-            extra = self.dispatcher.top_up(self, tug, p)
-            extra = extra[: tug.capacity - self.bags.on_tug[tug.id]]
-            if len(extra):
-                self.pickups.remove(extra, np.full(len(extra), p))
-                self.bags.load(extra, tug.id, tug.capacity)
-                self._load[tug.id] = _frozen(np.concatenate([self._load[tug.id], extra]))
-                promised = np.concatenate([promised, extra])
+        loading = 0
+        if len(tug.pickup):
+            promised, tug.pickup = split_promised(tug.pickup, b.state, b.reserved, b.node, k, p)
+            room = max(0, cap - int(b.on_tug[k]))   # < 0 after a capacity edit
+            if len(promised) > room:
+                self.pickups.release(promised[room:], self.t)
+                promised = promised[:room]
+            if len(promised):
+                self._board(tug, promised)
+                loading = len(promised)
+        if self.pickable[p]:
+            room = cap - int(b.on_tug[k])
+            if room > 0:
+                extra = self.dispatcher.top_up(self, tug, p)[:room]
+                if len(extra):
+                    self.pickups.remove(extra, np.full(len(extra), p))
+                    self._board(tug, extra)
+                    loading += len(extra)
         handling = 0.0
-        if len(promised) or unloading:
-            handling = STOP_S + PER_BAG_S * (len(promised) + unloading)
+        if loading or unloading:
+            handling = STOP_S + PER_BAG_S * (loading + unloading)
         tug.busy_until = self.t + handling
         tug.busy_s += handling
         self._schedule(tug.busy_until, DONE, tug)
+
+    def _board(self, tug: Tug, ids: np.ndarray) -> None:
+        """Waiting bags ``ids`` loaded onto ``tug``, after those already on it."""
+        self.bags.load(ids, tug.id, tug.capacity)
+        self._load[tug.id] = _frozen(np.concatenate([self._load[tug.id], ids]))
 
     def _done(self, tug: Tug) -> None:
         onboard = self._load[tug.id]

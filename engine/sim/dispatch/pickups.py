@@ -40,12 +40,12 @@ class Pickups:
         self._nodes = np.empty(0, dtype=np.int64)
 
     def add(self, ids: np.ndarray) -> None:
-        origin = self.bags.set.origin
-        nodes = origin[ids]
-        for b, p in zip(ids.tolist(), nodes.tolist()):
+        nodes = self.bags.set.origin[ids]
+        listed = ids.tolist()
+        for b, p in zip(listed, nodes.tolist()):
             self.queue[p].append(b)
         _tally(ids, nodes, 1, self.count, self.live, self.expired)
-        self._hi = max(self._hi, int(ids.max()) + 1) if len(ids) else self._hi
+        self._hi = max(self._hi, max(listed) + 1) if listed else self._hi
         self.version += 1
 
     def remove(self, ids: np.ndarray, nodes: np.ndarray) -> None:
