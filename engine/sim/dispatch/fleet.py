@@ -78,7 +78,10 @@ class FleetDispatcher(Dispatcher):
         if not jobs.n:
             return None
         plain_s = sim.tables.plain_s
-        keep = _nearest(plain_s[tug.node, jobs.p][None, :], self.candidates)[0]
+        drive = plain_s[tug.node, jobs.p]
+        keep, unique = _smallest(drive, self.candidates)
+        if not unique:
+            keep = _nearest(drive[None, :], self.candidates)[0]
         j, done = _best_pair(plain_s, tug.node, jobs.p, jobs.d, keep, room, jobs.start,
                              jobs.end, jobs.deadline, sim.t, self.reward_s, self.slack_weight)
         if j < 0:
@@ -93,7 +96,9 @@ class FleetDispatcher(Dispatcher):
         near = np.zeros(len(sim.pickable), dtype=bool)
         if len(cands) > self.candidates:
             d = sim.tables.plain_s[s, cands]
-            cands = cands[np.argpartition(d, self.candidates - 1)[: self.candidates]]
+            keep, unique = _smallest(d, self.candidates)
+            cands = (cands[keep] if unique
+                     else cands[np.argpartition(d, self.candidates - 1)[: self.candidates]])
         near[cands] = True
         return near
 
@@ -256,6 +261,23 @@ def _nearest(drive: np.ndarray, k: int) -> np.ndarray:
     keep = np.zeros(drive.shape, dtype=np.bool_)
     np.put_along_axis(keep, kth, True, axis=1)
     return keep
+
+
+@numba.njit(cache=True, nogil=True)
+def _smallest(d, k):
+    """A mask of the ``k`` smallest of ``d`` (all when there are no more), and whether no tie
+    straddles the k-th (else ``np.argpartition`` decides which of the tied ones are kept)."""
+    keep = np.ones(d.shape[0], dtype=np.bool_)
+    if d.shape[0] <= k:
+        return keep, True
+    kth = np.sort(d)[k - 1]
+    below = at = 0
+    for x in d:
+        below += x < kth
+        at += x == kth
+    for i in range(d.shape[0]):
+        keep[i] = d[i] <= kth
+    return keep, below + at == k
 
 
 @numba.njit(cache=True, nogil=True, inline="always")
