@@ -11,6 +11,7 @@ import numba
 import numpy as np
 
 from ..bags import ON_TUG, PENDING, WAITING, Bags
+from ..stops import still_promised
 
 STOP_S = 30.0        # hitch/unhitch carts at a stop
 PER_BAG_S = 4.0      # load or unload one bag
@@ -107,21 +108,18 @@ class Pickups:
         q = self.queue[p]
         if not q:
             return np.empty(0, dtype=np.int64)
-        ids = np.asarray(q, dtype=np.int64)
-        ok = (self.bags.state[ids] == WAITING) & (self.bags.reserved[ids] < 0)
-        ids = ids[ok]
-        if not ok.all():
+        ids = still_promised(np.array(q, dtype=np.int64), self.bags.state, self.bags.reserved,
+                             -1)   # promised to no tug
+        if len(ids) < len(q):
             self.queue[p] = ids.tolist()
         return ids
-
 
     def live_nodes(self, mask: np.ndarray | None = None) -> np.ndarray:
         """Nodes (of ``mask``, if given) where live bags wait, read-only; kept until the bags
         change (``version``), as every idle tug of a dispatch round asks the same."""
         version, last = self._nodes_key
         if version != self.version or last is not mask:
-            live = self.live > 0
-            self._nodes = np.flatnonzero(live if mask is None else live & mask)
+            self._nodes = _live_at(self.live, mask)
             self._nodes.flags.writeable = False
             self._nodes_key = (self.version, mask)
         return self._nodes
@@ -209,7 +207,6 @@ def _tally(ids, nodes, sign, count, live, expired):
             live[nodes[i]] += sign
 
 
-
 @numba.njit(cache=True, nogil=True)
 def _free_from(state, reserved, lo, hi):
     """``Pickups.free``: the first of bags lo..hi-1 not yet delivered or lost, and the waiting
@@ -223,3 +220,15 @@ def _free_from(state, reserved, lo, hi):
             ids[m] = b
             m += 1
     return lo, ids[:m].copy()
+
+
+@numba.njit(cache=True, nogil=True)
+def _live_at(live, mask):
+    """``Pickups.live_nodes``: the nodes (of ``mask``, unless None) where ``live`` > 0."""
+    out = np.empty(live.shape[0], dtype=np.int64)
+    m = 0
+    for p in range(live.shape[0]):
+        if live[p] > 0 and (mask is None or mask[p]):
+            out[m] = p
+            m += 1
+    return out[:m].copy()
