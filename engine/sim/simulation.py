@@ -147,10 +147,10 @@ class Simulation:
         self._ready_ptr = 0
         self._deadline_order = np.lexsort((np.arange(len(bagset)), bagset.deadline))
         self._deadline_ptr = 0
-        # the event scans read Python floats: a day makes ~10^5 of these look-ups
-        self._n_bags = len(bagset)
-        self._ready = bagset.ready.tolist()
-        self._deadlines = bagset.deadline[self._deadline_order].tolist()
+        # the event scans read Python floats (a day makes ~10^5 of these look-ups), each list
+        # ending in inf so a scan needs no bounds check
+        self._ready = bagset.ready.tolist() + [math.inf]
+        self._deadlines = bagset.deadline[self._deadline_order].tolist() + [math.inf]
         self._events: list[tuple[float, int, int, int]] = []
         self._seq = 0
         self._free: list[int] = [t.id for t in self.tugs]     # idle, to dispatch next round
@@ -185,13 +185,11 @@ class Simulation:
         return self.t >= self.end_time
 
     def _next_time(self) -> float:
-        t = math.inf
-        if self._ready_ptr < self._n_bags:
-            t = self._ready[self._ready_ptr]
-        if self._events:
-            t = min(t, self._events[0][0])
-        if self._deadline_ptr < self._n_bags:
-            t = min(t, self._deadlines[self._deadline_ptr])
+        t = self._ready[self._ready_ptr]
+        if self._events and self._events[0][0] < t:
+            t = self._events[0][0]
+        if self._deadlines[self._deadline_ptr] < t:
+            t = self._deadlines[self._deadline_ptr]
         if self._free and self.pickups.version != self._round_version:
             t = min(t, max(self._next_round, self.t))
         return float(t)
@@ -200,10 +198,10 @@ class Simulation:
         if self._next_sample <= t:
             self._sample_up_to(t)
         self.t = t
-        b, n = self.bags.set, self._n_bags
+        b = self.bags.set
         # 1. bags becoming ready
         hi = self._ready_ptr
-        while hi < n and self._ready[hi] <= t:
+        while self._ready[hi] <= t:
             hi += 1
         if hi > self._ready_ptr:
             ids = np.arange(self._ready_ptr, hi)
@@ -212,15 +210,16 @@ class Simulation:
             self._ready_ptr = hi
         self.pickups.expire(t)
         # 2. tugs reaching stops and finishing them
-        while self._events and self._events[0][0] <= t:
-            _, _, kind, k = heapq.heappop(self._events)
+        events = self._events
+        while events and events[0][0] <= t:
+            _, _, kind, k = heapq.heappop(events)
             if kind == ARRIVE:
                 self._arrive(self.tugs[k])
             else:
                 self._done(self.tugs[k])
         # 3. deadlines passing
         hi = self._deadline_ptr
-        while hi < n and self._deadlines[hi] <= t:
+        while self._deadlines[hi] <= t:
             hi += 1
         if hi > self._deadline_ptr:
             ids = self._deadline_order[self._deadline_ptr:hi]
