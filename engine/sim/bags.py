@@ -63,11 +63,9 @@ class Bags:
 
     def appear(self, ids: np.ndarray) -> None:
         """Bags become ready at their origin and start waiting there."""
-        ids = np.asarray(ids, dtype=np.int64)
         self._move(ids, _FROM_PENDING, WAITING, to_node=self.set.origin[ids])
 
     def load(self, ids: np.ndarray, tug: int, capacity: int) -> None:
-        ids = np.asarray(ids, dtype=np.int64)
         if self.on_tug[tug] + len(ids) > capacity:
             raise ConservationError(f"tug {tug} would carry {self.on_tug[tug] + len(ids)} > {capacity}")
         self._move(ids, _FROM_WAITING, ON_TUG, to_tug=tug)

@@ -7,6 +7,8 @@ of one stand, so it takes bags for at most ``carts`` stands at once (``within_ca
 
 from __future__ import annotations
 
+import math
+
 import numba
 import numpy as np
 
@@ -33,7 +35,7 @@ class Pickups:
         self.live = np.zeros(n_nodes, dtype=np.int64)
         self.expired = np.zeros(len(ldt), dtype=bool)     # no longer counted in ``live``
         self._order = np.lexsort((np.arange(len(ldt)), ldt))
-        self._ldt_sorted = ldt[self._order].tolist()      # the sweep in ``expire`` reads these
+        self._ldt_sorted = _swept(ldt[self._order])       # the sweep in ``expire`` reads these
         self._ptr = 0
         self._lo = self._hi = 0                            # ``free`` looks at bags lo..hi-1
         self.version = 0
@@ -76,7 +78,7 @@ class Pickups:
     def expire(self, t: float) -> None:
         """Bags whose latest departure has passed stop counting as live."""
         hi, ldt = self._ptr, self._ldt_sorted
-        while hi < len(ldt) and ldt[hi] < t:
+        while ldt[hi] < t:
             hi += 1
         if hi == self._ptr:
             return
@@ -96,7 +98,7 @@ class Pickups:
         b = self.bags
         self.ldt = ldt
         self._order = np.lexsort((np.arange(len(ldt)), ldt))
-        self._ldt_sorted = ldt[self._order].tolist()
+        self._ldt_sorted = _swept(ldt[self._order])
         self._ptr = int(np.searchsorted(ldt[self._order], t, side="left"))
         free = (b.state == WAITING) & (b.reserved < 0)
         self.expired = ~(free | (b.state == PENDING)) | (ldt < t)
@@ -129,6 +131,12 @@ class Pickups:
         from the oldest bag not yet delivered or lost up to the newest one can wait."""
         self._lo, ids = _free_from(self.bags.state, self.bags.reserved, self._lo, self._hi)
         return ids
+
+
+def _swept(ldt: np.ndarray) -> list[float]:
+    """Sorted latest departures as Python floats ending in inf (the sweep needs no bounds
+    check)."""
+    return ldt.tolist() + [math.inf]
 
 
 def urgent_bags(sim, tug, p: int, arrive: float) -> np.ndarray:
