@@ -233,7 +233,13 @@ def _group(free, node, dest, deadline, ldt, at, earliest, size):
     """The bags of ``free`` waiting ``at`` a node that can leave by ``earliest``, sorted by
     (pickup, stand, deadline, id), where each job starts and ends (a new (pickup, stand), or
     every ``size`` bags of one) and its pickup and stand."""
-    ids = free[at[node[free]] & (ldt[free] >= earliest)]
+    ids = np.empty(free.shape[0], dtype=np.int64)
+    m = 0
+    for b in free:   # one pass: the free bags are thousands, the jobs' bags a few
+        if at[node[b]] and ldt[b] >= earliest:
+            ids[m] = b
+            m += 1
+    ids = ids[:m]
     ids = ids[np.argsort(deadline[ids], kind="mergesort")]
     key = node[ids] * at.shape[0] + dest[ids]      # at: one entry per node
     order = np.argsort(key, kind="mergesort")
