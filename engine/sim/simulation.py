@@ -208,7 +208,8 @@ class Simulation:
             self.bags.appear(ids)
             self.pickups.add(ids)
             self._ready_ptr = hi
-        self.pickups.expire(t)
+        if self.pickups.next_expiry < t:
+            self.pickups.expire(t)
         # 2. tugs reaching stops and finishing them
         events = self._events
         while events and events[0][0] <= t:

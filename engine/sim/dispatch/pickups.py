@@ -37,6 +37,7 @@ class Pickups:
         self._order = np.lexsort((np.arange(len(ldt)), ldt))
         self._ldt_sorted = _swept(ldt[self._order])       # the sweep in ``expire`` reads these
         self._ptr = 0
+        self.next_expiry = self._ldt_sorted[0]            # ``expire`` has work after this time
         self._lo = self._hi = 0                            # ``free`` looks at bags lo..hi-1
         self.version = 0
         self._nodes_key: tuple = (None, None)             # ``live_nodes``' cache: version, mask
@@ -84,6 +85,7 @@ class Pickups:
             return
         ids = self._order[self._ptr:hi]
         self._ptr = hi
+        self.next_expiry = ldt[hi]
         b = self.bags
         ids = ids[~self.expired[ids]]
         self.expired[ids] = True
@@ -100,6 +102,7 @@ class Pickups:
         self._order = np.lexsort((np.arange(len(ldt)), ldt))
         self._ldt_sorted = _swept(ldt[self._order])
         self._ptr = int(np.searchsorted(ldt[self._order], t, side="left"))
+        self.next_expiry = self._ldt_sorted[self._ptr]
         free = (b.state == WAITING) & (b.reserved < 0)
         self.expired = ~(free | (b.state == PENDING)) | (ldt < t)
         self.live = np.bincount(b.node[free & ~self.expired], minlength=len(self.live))
