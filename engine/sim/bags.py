@@ -178,22 +178,29 @@ def _move_kernel(ids, allowed, new, t, set_time, to_node, to_tug, state, node, t
 
 
 @numba.njit(cache=True, nogil=True)
-def _deliver_kernel(load, dest, p, t, state, node, tug, reserved, done_time, at_node, on_tug,
-                    counts, mark):
-    """``Bags.deliver_at``: the move of the bags for ``p`` and the rest of ``load``."""
-    at = np.empty(load.shape[0], dtype=np.int64)
-    rest = np.empty(load.shape[0], dtype=np.int64)
+def split_to(ids, dest, p):
+    """The bags of ``ids`` for ``p`` and the others, each in order."""
+    to = np.empty(ids.shape[0], dtype=np.int64)
+    rest = np.empty(ids.shape[0], dtype=np.int64)
     a = c = 0
-    for b in load:
+    for b in ids:
         if dest[b] == p:
-            at[a] = b
+            to[a] = b
             a += 1
         else:
             rest[c] = b
             c += 1
+    return to[:a].copy(), rest[:c].copy()
+
+
+@numba.njit(cache=True, nogil=True)
+def _deliver_kernel(load, dest, p, t, state, node, tug, reserved, done_time, at_node, on_tug,
+                    counts, mark):
+    """``Bags.deliver_at``: the move of the bags for ``p`` and the rest of ``load``."""
+    at, rest = split_to(load, dest, p)
     code, bad, created, version = _OK, -1, 0, 0
-    if a:
+    if at.shape[0]:
         code, bad, created, version = _move_kernel(
-            at[:a], _FROM_ON_TUG, DELIVERED, t, True, _NO_NODES, -1, state, node, tug, reserved,
+            at, _FROM_ON_TUG, DELIVERED, t, True, _NO_NODES, -1, state, node, tug, reserved,
             done_time, at_node, on_tug, counts, mark)
-    return code, bad, created, version, rest[:c].copy()
+    return code, bad, created, version, rest
