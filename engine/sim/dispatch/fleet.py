@@ -21,7 +21,7 @@ import numpy as np
 from scipy.optimize import linear_sum_assignment
 
 from ..bags import WAITING
-from .pickups import PER_BAG_S, STOP_S, urgent_bags, within_carts
+from .pickups import PER_BAG_S, STOP_S, _fits_carts, urgent_bags, within_carts
 from .rules import Dispatcher
 
 _FORBIDDEN = 1e12
@@ -70,10 +70,23 @@ class FleetDispatcher(Dispatcher):
 
     def _best_job(self, sim, tug):
         """The cheapest job for one tug (as ``plan`` would cost it), or None; its bags are free
-        now, as the jobs were just grouped from the free bags."""
-        room = tug.capacity - sim.bags.on_tug[tug.id]
+        now, as the jobs were just grouped from the free bags. One compiled pass unless a tie
+        straddles the k-th nearest pickup or job (``_best_job_tied``)."""
+        room = int(tug.capacity - sim.bags.on_tug[tug.id])
         if room <= 0:
             return None
+        pk, b = sim.pickups, sim.bags
+        status, p, ids = _one_job(
+            pk.live_nodes(), pk.free(), sim.pickable, sim.tables.plain_s, tug.node,
+            self.candidates, b.node, b.set.dest, b.set.deadline, pk.ldt, sim.t + STOP_S,
+            max(tug.capacity, 1), room, b.set.dest[sim.onboard(tug)], tug.carts, sim.t,
+            self.reward_s, self.slack_weight)
+        if status == _TIED:
+            return self._best_job_tied(sim, tug, room)
+        return (p, ids) if status == _FOUND else None
+
+    def _best_job_tied(self, sim, tug, room: int):
+        """``_best_job`` where ``np.argpartition`` picks among tied pickups or jobs."""
         jobs = _Jobs(sim, tug.capacity, self._near(sim, tug.node))
         if not jobs.n:
             return None
@@ -315,6 +328,44 @@ def _pair_costs(drive, keep, room, deliver, start, end, deadline, now, reward, s
                 cost[i, j], done[i, j] = _pair(drive[i, j], deliver[j], room[i], start[j],
                                                end[j], deadline, now, reward, slack_weight)
     return cost, done
+
+
+_NONE_FOUND, _FOUND, _TIED = 0, 1, 2
+
+
+@numba.njit(cache=True, nogil=True)
+def _one_job(live_nodes, free, pickable, plain_s, s, k, node, dest, deadline, ldt, earliest,
+             size, room, carried, carts, now, reward, slack_weight):
+    """``FleetDispatcher._best_job`` in one pass: (status, pickup, bags), status ``_TIED``
+    (nothing decided) where a tie straddles the ``k``-th nearest pickup or job."""
+    none = np.empty(0, dtype=np.int64)
+    near = live_nodes
+    if near.shape[0] > k:
+        keep, unique = _smallest(plain_s[s, near], k)
+        if not unique:
+            return _TIED, -1, none
+        near = near[keep]
+    at = np.zeros(pickable.shape[0], dtype=np.bool_)
+    for q in near:
+        at[q] = pickable[q]
+    ids, dl, start, end, p, d = _group(free, node, dest, deadline, ldt, at, earliest, size)
+    if not start.shape[0]:
+        return _NONE_FOUND, -1, none
+    drive = np.empty(p.shape[0])
+    for j in range(p.shape[0]):
+        drive[j] = plain_s[s, p[j]]
+    keep, unique = _smallest(drive, k)
+    if not unique:
+        return _TIED, -1, none
+    j, done = _best_pair(plain_s, s, p, d, keep, room, start, end, dl, now, reward,
+                         slack_weight)
+    if j < 0:
+        return _NONE_FOUND, -1, none
+    saved = ids[start[j]:end[j]][dl[start[j]:end[j]] >= done]
+    if carts and saved.shape[0]:
+        saved = saved[_fits_carts(dest[saved], carried, carts)]
+    saved = saved[:room].copy()
+    return (_FOUND if saved.shape[0] else _NONE_FOUND), p[j], saved
 
 
 @numba.njit(cache=True, nogil=True)
