@@ -87,11 +87,7 @@ class Pickups:
         self._ptr = hi
         self.next_expiry = ldt[hi]
         b = self.bags
-        ids = ids[~self.expired[ids]]
-        self.expired[ids] = True
-        waiting = ids[(b.state[ids] == WAITING) & (b.reserved[ids] < 0)]
-        if len(waiting):
-            np.subtract.at(self.live, b.node[waiting], 1)
+        if _expire(ids, self.expired, b.state, b.reserved, b.node, self.live):
             self.version += 1
 
     def retime(self, ldt: np.ndarray, t: float) -> None:
@@ -206,6 +202,20 @@ def _fits_carts(dests, carried, carts):
             n += 1
             keep[i] = True
     return keep
+
+
+@numba.njit(cache=True, nogil=True)
+def _expire(ids, expired, state, reserved, node, live):
+    """``Pickups.expire`` for the bags ``ids`` whose latest departure passed: each counted in
+    ``live`` no more; whether one waiting unpromised left it."""
+    changed = False
+    for b in ids:
+        if not expired[b]:
+            expired[b] = True
+            if state[b] == WAITING and reserved[b] < 0:
+                live[node[b]] -= 1
+                changed = True
+    return changed
 
 
 @numba.njit(cache=True, nogil=True)
