@@ -50,7 +50,6 @@ class RoadNetwork:
         self.x = np.array([nd.x for nd in airport.nodes], dtype=np.float64)
         self.y = np.array([nd.y for nd in airport.nodes], dtype=np.float64)
         self.index = index
-        self._legs: dict[bytes, tuple[np.ndarray, float]] = {}
 
     def time_matrix(self) -> np.ndarray:
         """Tug travel time per road in whole deciseconds (>= 1); inf elsewhere, 0 on the diagonal."""
@@ -65,16 +64,8 @@ class RoadNetwork:
         return Router(self.indptr, self.indices, weights, dist)
 
     def leg_times(self, path: np.ndarray) -> tuple[np.ndarray, float]:
-        """Cumulative tug seconds at each vertex of ``path`` (starting at 0, read-only) and its
-        length (m). Kept per route: a day drives the same few ten thousand routes again and again
-        (and a dispatcher may time a route before the tug drives it)."""
-        key = path.tobytes()
-        legs = self._legs.get(key)
-        if legs is None:
-            rel, length = _leg_times(self.indptr, self.indices, self.seconds, self.length_m, path)
-            rel.flags.writeable = False
-            legs = self._legs[key] = rel, length
-        return legs
+        """Cumulative tug seconds at each vertex of ``path`` (starting at 0) and its length (m)."""
+        return _leg_times(self.indptr, self.indices, self.seconds, self.length_m, path)
 
     def is_road(self, u: int, v: int) -> bool:
         lo, hi = self.indptr[u], self.indptr[u + 1]
