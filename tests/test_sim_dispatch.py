@@ -71,3 +71,23 @@ def test_a_bag_no_tug_can_reach_is_unavoidable():
     from_a5 = sim.bags.set.origin == paper5.index("A5")      # a dead end: no tug gets out
     assert from_a5.any() and sim.unavoidable[from_a5].all()
     assert sim.kpis()["unavoidable"] >= int(np.sum(from_a5))
+
+
+@pytest.mark.parametrize("candidates", [3, 40])
+def test_the_fleet_dispatchers_one_pass_job_is_the_general_paths_job(regional, candidates):
+    sim = Simulation(regional, SimConfig(**TRANSFER_DAY))
+    d = sim.dispatcher
+    d.candidates = candidates        # 3: the k nearest are chosen among more, ties included
+    compared = 0
+    while not sim.finished:
+        sim.step(300.0)
+        for tug in sim.tugs:
+            room = int(tug.capacity - sim.bags.on_tug[tug.id])
+            if room <= 0:
+                continue
+            fast, general = d._best_job(sim, tug), d._best_job_tied(sim, tug, room)
+            assert (fast is None) == (general is None)
+            if fast is not None:
+                assert fast[0] == general[0] and fast[1].tolist() == general[1].tolist()
+                compared += 1
+    assert compared > 50

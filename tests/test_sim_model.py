@@ -175,6 +175,21 @@ def test_bags_refuse_moves_that_would_lose_or_duplicate_a_bag():
     assert [b.count(s) for s in (WAITING, ON_TUG, DELIVERED, MISCONNECTED)] == [0, 0, 1, 2]
 
 
+def test_a_stop_delivers_the_bags_for_it_and_keeps_the_rest_in_order():
+    bs = BagSet(np.array([0, 0, 0, 0]), np.array([1, 1, 1, 2]), np.zeros(4), np.full(4, 100.0),
+                np.zeros(4, dtype=np.int8), np.full(4, -1))
+    b = Bags(bs, n_nodes=3, n_tugs=1)
+    b.appear(np.array([0, 1, 2, 3]))
+    b.load(np.array([3, 0, 1]), 0, capacity=4)
+    with pytest.raises(ConservationError):
+        b.deliver_at(np.array([2, 0]), 1, 5.0)   # bag 2 waits, it is not on the tug
+    assert b.count(DELIVERED) == 0 and b.on_tug[0] == 3   # nothing moved
+    rest = b.deliver_at(np.array([3, 0, 1]), 2, 5.0)
+    assert rest.tolist() == [0, 1]
+    assert b.count(DELIVERED) == 1 and b.done_time[3] == 5.0 and b.on_tug[0] == 2
+    b.check()
+
+
 def test_flights_read_from_csv(tmp_path, regional):
     f = tmp_path / "flights.csv"
     f.write_text("flight,gate,arrival,departure\nXY1,G1,00:30,01:45\nXY2,G2,1800,6000\n"

@@ -49,6 +49,11 @@ class Bags:
             ids, expect, new, np.nan if t is None else float(t), t is not None,
             _NO_NODES if to_node is None else to_node, to_tug, self.state, self.node, self.tug,
             self.reserved, self.done_time, self.at_node, self.on_tug, self.counts, self._mark)
+        self._moved(code, bad, created, version, ids, new)
+
+    def _moved(self, code: int, bad: int, created: int, version: int, ids: np.ndarray,
+               new: int) -> None:
+        """Book a move kernel's result, or raise ``ConservationError`` for one refused."""
         if code == _DUPLICATE:
             raise ConservationError(f"bag listed twice in one move: {ids.tolist()}")
         if code == _WRONG_STATE:
@@ -58,17 +63,24 @@ class Bags:
 
     def appear(self, ids: np.ndarray) -> None:
         """Bags become ready at their origin and start waiting there."""
-        ids = np.asarray(ids, dtype=np.int64)
         self._move(ids, _FROM_PENDING, WAITING, to_node=self.set.origin[ids])
 
     def load(self, ids: np.ndarray, tug: int, capacity: int) -> None:
-        ids = np.asarray(ids, dtype=np.int64)
         if self.on_tug[tug] + len(ids) > capacity:
             raise ConservationError(f"tug {tug} would carry {self.on_tug[tug] + len(ids)} > {capacity}")
         self._move(ids, _FROM_WAITING, ON_TUG, to_tug=tug)
 
     def deliver(self, ids: np.ndarray, t: float) -> None:
         self._move(ids, _FROM_ON_TUG, DELIVERED, t)
+
+    def deliver_at(self, load: np.ndarray, p: int, t: float) -> np.ndarray:
+        """The bags of a tug's ``load`` for ``p`` delivered at ``t`` (one compiled call: every
+        stop makes one); returns the others, in order."""
+        code, bad, created, version, rest = _deliver_kernel(
+            load, self.set.dest, p, float(t), self.state, self.node, self.tug, self.reserved,
+            self.done_time, self.at_node, self.on_tug, self.counts, self._mark)
+        self._moved(code, bad, created, version, load, DELIVERED)
+        return rest
 
     def misconnect(self, ids: np.ndarray, t: float) -> None:
         self._move(ids, _FROM_OPEN, MISCONNECTED, t)
@@ -163,3 +175,32 @@ def _move_kernel(ids, allowed, new, t, set_time, to_node, to_tug, state, node, t
             tug[b] = to_tug
             on_tug[to_tug] += 1
     return _OK, -1, created, int(left_node) + int(new == WAITING)
+
+
+@numba.njit(cache=True, nogil=True)
+def split_to(ids, dest, p):
+    """The bags of ``ids`` for ``p`` and the others, each in order."""
+    to = np.empty(ids.shape[0], dtype=np.int64)
+    rest = np.empty(ids.shape[0], dtype=np.int64)
+    a = c = 0
+    for b in ids:
+        if dest[b] == p:
+            to[a] = b
+            a += 1
+        else:
+            rest[c] = b
+            c += 1
+    return to[:a].copy(), rest[:c].copy()
+
+
+@numba.njit(cache=True, nogil=True)
+def _deliver_kernel(load, dest, p, t, state, node, tug, reserved, done_time, at_node, on_tug,
+                    counts, mark):
+    """``Bags.deliver_at``: the move of the bags for ``p`` and the rest of ``load``."""
+    at, rest = split_to(load, dest, p)
+    code, bad, created, version = _OK, -1, 0, 0
+    if at.shape[0]:
+        code, bad, created, version = _move_kernel(
+            at, _FROM_ON_TUG, DELIVERED, t, True, _NO_NODES, -1, state, node, tug, reserved,
+            done_time, at_node, on_tug, counts, mark)
+    return code, bad, created, version, rest

@@ -93,14 +93,22 @@ class Router:
         flat = csr_flat(indptr, indices, weights.shape[1]) if flat is None else flat
         self.w = np.ascontiguousarray(weights, dtype=np.float64).ravel()[flat]
         self.dist_to = np.ascontiguousarray(dist.T, dtype=np.float64) if copy else dist.T
+        self._routes: dict[tuple[int, int], np.ndarray] = {}
 
     def route(self, i: int, j: int) -> np.ndarray:
-        """Vertices of the route i -> j; empty when unreachable, ``[i]`` when i == j."""
-        if i == j:
-            return np.array([i], dtype=np.int64)
-        if not np.isfinite(self.dist_to[j, i]):
-            return np.empty(0, dtype=np.int64)
-        return _walk(self.indptr, self.indices, self.w, self.dist_to[j], i, j)
+        """Vertices of the route i -> j (read-only, kept: a day asks for the same routes again
+        and again); empty when unreachable, ``[i]`` when i == j."""
+        path = self._routes.get((i, j))
+        if path is None:
+            if i == j:
+                path = np.array([i], dtype=np.int64)
+            elif not np.isfinite(self.dist_to[j, i]):
+                path = np.empty(0, dtype=np.int64)
+            else:
+                path = _walk(self.indptr, self.indices, self.w, self.dist_to[j], i, j)
+            path.flags.writeable = False
+            self._routes[(i, j)] = path
+        return path
 
 
 def csr_flat(indptr: np.ndarray, indices: np.ndarray, n_cols: int) -> np.ndarray:

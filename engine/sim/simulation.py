@@ -25,7 +25,7 @@ from .kpi import sample, summary
 from .network import RoadNetwork
 from .schedule import (Flight, Schedule, ScheduleParams, generate_flights, make_bags,
                        usable_nodes)
-from .stops import count_to, split_promised, split_to, still_promised
+from .stops import count_to, split_promised, still_promised
 from .tugs import DRIVING, HANDLING, IDLE, Tug
 
 ARRIVE, DONE = 0, 1
@@ -147,10 +147,10 @@ class Simulation:
         self._ready_ptr = 0
         self._deadline_order = np.lexsort((np.arange(len(bagset)), bagset.deadline))
         self._deadline_ptr = 0
-        # the event scans read Python floats: a day makes ~10^5 of these look-ups
-        self._n_bags = len(bagset)
-        self._ready = bagset.ready.tolist()
-        self._deadlines = bagset.deadline[self._deadline_order].tolist()
+        # the event scans read Python floats (a day makes ~10^5 of these look-ups), each list
+        # ending in inf so a scan needs no bounds check
+        self._ready = bagset.ready.tolist() + [math.inf]
+        self._deadlines = bagset.deadline[self._deadline_order].tolist() + [math.inf]
         self._events: list[tuple[float, int, int, int]] = []
         self._seq = 0
         self._free: list[int] = [t.id for t in self.tugs]     # idle, to dispatch next round
@@ -185,13 +185,11 @@ class Simulation:
         return self.t >= self.end_time
 
     def _next_time(self) -> float:
-        t = math.inf
-        if self._ready_ptr < self._n_bags:
-            t = self._ready[self._ready_ptr]
-        if self._events:
-            t = min(t, self._events[0][0])
-        if self._deadline_ptr < self._n_bags:
-            t = min(t, self._deadlines[self._deadline_ptr])
+        t = self._ready[self._ready_ptr]
+        if self._events and self._events[0][0] < t:
+            t = self._events[0][0]
+        if self._deadlines[self._deadline_ptr] < t:
+            t = self._deadlines[self._deadline_ptr]
         if self._free and self.pickups.version != self._round_version:
             t = min(t, max(self._next_round, self.t))
         return float(t)
@@ -200,27 +198,29 @@ class Simulation:
         if self._next_sample <= t:
             self._sample_up_to(t)
         self.t = t
-        b, n = self.bags.set, self._n_bags
+        b = self.bags.set
         # 1. bags becoming ready
         hi = self._ready_ptr
-        while hi < n and self._ready[hi] <= t:
+        while self._ready[hi] <= t:
             hi += 1
         if hi > self._ready_ptr:
             ids = np.arange(self._ready_ptr, hi)
             self.bags.appear(ids)
             self.pickups.add(ids)
             self._ready_ptr = hi
-        self.pickups.expire(t)
+        if self.pickups.next_expiry < t:
+            self.pickups.expire(t)
         # 2. tugs reaching stops and finishing them
-        while self._events and self._events[0][0] <= t:
-            _, _, kind, k = heapq.heappop(self._events)
+        events = self._events
+        while events and events[0][0] <= t:
+            _, _, kind, k = heapq.heappop(events)
             if kind == ARRIVE:
                 self._arrive(self.tugs[k])
             else:
                 self._done(self.tugs[k])
         # 3. deadlines passing
         hi = self._deadline_ptr
-        while hi < n and self._deadlines[hi] <= t:
+        while self._deadlines[hi] <= t:
             hi += 1
         if hi > self._deadline_ptr:
             ids = self._deadline_order[self._deadline_ptr:hi]
@@ -313,40 +313,45 @@ class Simulation:
 
     def _arrive(self, tug: Tug) -> None:
         """At a stop: load the bags promised here, and top up; unloading ends the stop (DONE)."""
-        tug.node = tug.target
+        tug.node = p = tug.target
         tug.activity = HANDLING
-        p = tug.node
-        b = self.bags
-        promised, tug.pickup = split_promised(tug.pickup, b.state, b.reserved, b.node, tug.id, p)
-        unloading = count_to(self.onboard(tug), b.set.dest, p)
-        room = max(0, tug.capacity - self.bags.on_tug[tug.id])   # < 0 after a capacity edit
-        if len(promised) > room:
-            self.pickups.release(promised[room:], self.t)
-            promised = promised[:room]
-        if len(promised):
-            self.bags.load(promised, tug.id, tug.capacity)
-            self._load[tug.id] = _frozen(np.concatenate([self._load[tug.id], promised]))
-        if self.pickable[p] and self.bags.on_tug[tug.id] < tug.capacity:
-            extra = self.dispatcher.top_up(self, tug, p)
-            extra = extra[: tug.capacity - self.bags.on_tug[tug.id]]
-            if len(extra):
-                self.pickups.remove(extra, np.full(len(extra), p))
-                self.bags.load(extra, tug.id, tug.capacity)
-                self._load[tug.id] = _frozen(np.concatenate([self._load[tug.id], extra]))
-                promised = np.concatenate([promised, extra])
+        b, k, cap = self.bags, tug.id, tug.capacity
+        onboard = self._load[k]
+        unloading = count_to(onboard, b.set.dest, p) if len(onboard) else 0
+        loading = 0
+        if len(tug.pickup):
+            promised, tug.pickup = split_promised(tug.pickup, b.state, b.reserved, b.node, k, p)
+            room = max(0, cap - int(b.on_tug[k]))   # < 0 after a capacity edit
+            if len(promised) > room:
+                self.pickups.release(promised[room:], self.t)
+                promised = promised[:room]
+            if len(promised):
+                self._board(tug, promised)
+                loading = len(promised)
+        if self.pickable[p]:
+            room = cap - int(b.on_tug[k])
+            if room > 0:
+                extra = self.dispatcher.top_up(self, tug, p)[:room]
+                if len(extra):
+                    self.pickups.remove(extra, np.full(len(extra), p))
+                    self._board(tug, extra)
+                    loading += len(extra)
         handling = 0.0
-        if len(promised) or unloading:
-            handling = STOP_S + PER_BAG_S * (len(promised) + unloading)
+        if loading or unloading:
+            handling = STOP_S + PER_BAG_S * (loading + unloading)
         tug.busy_until = self.t + handling
         tug.busy_s += handling
         self._schedule(tug.busy_until, DONE, tug)
 
+    def _board(self, tug: Tug, ids: np.ndarray) -> None:
+        """Waiting bags ``ids`` loaded onto ``tug``, after those already on it."""
+        self.bags.load(ids, tug.id, tug.capacity)
+        self._load[tug.id] = _frozen(np.concatenate([self._load[tug.id], ids]))
+
     def _done(self, tug: Tug) -> None:
-        onboard = self.onboard(tug)
+        onboard = self._load[tug.id]
         if len(onboard):
-            at_dest, rest = split_to(onboard, self.bags.set.dest, tug.node)
-            self.bags.deliver(at_dest, self.t)
-            self._load[tug.id] = _frozen(rest)
+            self._load[tug.id] = _frozen(self.bags.deliver_at(onboard, tug.node, self.t))
         if self.capacities[tug.id] != tug.capacity:   # a capacity edit waits for the bags aboard
             self.capacities[tug.id] = max(tug.capacity, int(self.bags.on_tug[tug.id]))
         self._dispatch(tug)

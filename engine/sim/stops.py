@@ -6,7 +6,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from .bags import WAITING
+from .bags import WAITING, split_to
 
 
 @numba.njit(cache=True, nogil=True)
@@ -19,22 +19,6 @@ def still_promised(ids, state, reserved, tug):
             out[m] = b
             m += 1
     return out[:m].copy()
-
-
-@numba.njit(cache=True, nogil=True)
-def split_to(ids, dest, p):
-    """The bags of ``ids`` for ``p`` and the others, each in order."""
-    to = np.empty(ids.shape[0], dtype=np.int64)
-    rest = np.empty(ids.shape[0], dtype=np.int64)
-    a = c = 0
-    for b in ids:
-        if dest[b] == p:
-            to[a] = b
-            a += 1
-        else:
-            rest[c] = b
-            c += 1
-    return to[:a].copy(), rest[:c].copy()
 
 
 @numba.njit(cache=True, nogil=True)

@@ -38,7 +38,7 @@ class Tug:
         self.times = t0 + rel_times
         self.target = target
         self.activity = DRIVING
-        self.busy_until = float(self.times[-1])
+        self.busy_until = t0 + float(rel_times[-1])
 
     def position(self, t: float, x: np.ndarray, y: np.ndarray) -> tuple[float, float, int, int, float]:
         """(x, y, u, v, fraction along road u -> v) at time ``t``; u == v when at a node."""

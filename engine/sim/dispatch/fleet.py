@@ -21,7 +21,7 @@ import numpy as np
 from scipy.optimize import linear_sum_assignment
 
 from ..bags import WAITING
-from .pickups import PER_BAG_S, STOP_S, urgent_bags, within_carts
+from .pickups import PER_BAG_S, STOP_S, _fits_carts, urgent_bags, within_carts
 from .rules import Dispatcher
 
 _FORBIDDEN = 1e12
@@ -61,32 +61,57 @@ class FleetDispatcher(Dispatcher):
         return {t.id for t in tugs} - self._plan.keys()
 
     def choose_pickup(self, sim, tug):
-        if tug.id in self._plan:   # planned this round
-            job = self._plan.pop(tug.id)
-        else:               # a tug free between rounds, or carrying bags: the best job for it
-            if sim.bags.on_tug[tug.id] >= tug.capacity:
-                return None
-            jobs = _Jobs(sim, tug.capacity, self._near(sim, tug.node))
-            if not jobs.n:
-                return None
-            cost, done = self._costs(sim, [tug], jobs)
-            j = int(np.argmin(cost[0]))
-            if cost[0, j] >= _FORBIDDEN:
-                return None
-            job = int(jobs.p[j]), jobs.saved(j, done[0, j], tug)
-        p, ids = job
+        if tug.id not in self._plan:   # a tug free between rounds, or carrying bags
+            return self._best_job(sim, tug)
+        p, ids = self._plan.pop(tug.id)   # planned this round
         b = sim.bags
         ids = ids[(b.state[ids] == WAITING) & (b.reserved[ids] < 0)]
         return (p, ids) if len(ids) else None
+
+    def _best_job(self, sim, tug):
+        """The cheapest job for one tug (as ``plan`` would cost it), or None; its bags are free
+        now, as the jobs were just grouped from the free bags. One compiled pass unless a tie
+        straddles the k-th nearest pickup or job (``_best_job_tied``)."""
+        room = int(tug.capacity - sim.bags.on_tug[tug.id])
+        if room <= 0:
+            return None
+        pk, b = sim.pickups, sim.bags
+        status, p, ids = _one_job(
+            pk.live_nodes(), pk.free(), sim.pickable, sim.tables.plain_s, tug.node,
+            self.candidates, b.node, b.set.dest, b.set.deadline, pk.ldt, sim.t + STOP_S,
+            max(tug.capacity, 1), room, b.set.dest[sim.onboard(tug)], tug.carts, sim.t,
+            self.reward_s, self.slack_weight)
+        if status == _TIED:
+            return self._best_job_tied(sim, tug, room)
+        return (p, ids) if status == _FOUND else None
+
+    def _best_job_tied(self, sim, tug, room: int):
+        """``_best_job`` where ``np.argpartition`` picks among tied pickups or jobs."""
+        jobs = _Jobs(sim, tug.capacity, self._near(sim, tug.node))
+        if not jobs.n:
+            return None
+        plain_s = sim.tables.plain_s
+        drive = plain_s[tug.node, jobs.p]
+        keep, unique = _smallest(drive, self.candidates)
+        if not unique:
+            keep = _nearest(drive[None, :], self.candidates)[0]
+        j, done = _best_pair(plain_s, tug.node, jobs.p, jobs.d, keep, room, jobs.start,
+                             jobs.end, jobs.deadline, sim.t, self.reward_s, self.slack_weight)
+        if j < 0:
+            return None
+        ids = jobs.saved(j, done, tug)
+        return (int(jobs.p[j]), ids) if len(ids) else None
 
     def _near(self, sim, s: int) -> np.ndarray:
         """The ``candidates`` pickups nearest to ``s`` where bags wait, as a node mask: its
         ``candidates`` nearest jobs are there, so no other bag need be sorted."""
         cands = sim.pickups.live_nodes()
         near = np.zeros(len(sim.pickable), dtype=bool)
-        d = sim.tables.plain_s[s, cands]
         if len(cands) > self.candidates:
-            cands = cands[np.argpartition(d, self.candidates - 1)[: self.candidates]]
+            d = sim.tables.plain_s[s, cands]
+            keep, unique = _smallest(d, self.candidates)
+            cands = (cands[keep] if unique
+                     else cands[np.argpartition(d, self.candidates - 1)[: self.candidates]])
         near[cands] = True
         return near
 
@@ -203,10 +228,9 @@ class _Jobs:
         """``near``: a node mask; only bags waiting there (default: anywhere)."""
         pk, b = sim.pickups, sim.bags
         at = sim.pickable if near is None else sim.pickable & near
-        self.ids, self.deadline, self.start, self.end = _group(
+        self.ids, self.deadline, self.start, self.end, self.p, self.d = _group(
             pk.free(), b.node, b.set.dest, b.set.deadline, pk.ldt, at, sim.t + STOP_S,
             max(size, 1))
-        self.p, self.d = b.node[self.ids[self.start]], b.set.dest[self.ids[self.start]]
         self.n = len(self.start)
         self.sim = sim
 
@@ -220,9 +244,15 @@ class _Jobs:
 @numba.njit(cache=True, nogil=True)
 def _group(free, node, dest, deadline, ldt, at, earliest, size):
     """The bags of ``free`` waiting ``at`` a node that can leave by ``earliest``, sorted by
-    (pickup, stand, deadline, id), and where each job starts and ends: a new (pickup, stand), or
-    every ``size`` bags of one."""
-    ids = free[at[node[free]] & (ldt[free] >= earliest)]
+    (pickup, stand, deadline, id), where each job starts and ends (a new (pickup, stand), or
+    every ``size`` bags of one) and its pickup and stand."""
+    ids = np.empty(free.shape[0], dtype=np.int64)
+    m = 0
+    for b in free:   # one pass: the free bags are thousands, the jobs' bags a few
+        if at[node[b]] and ldt[b] >= earliest:
+            ids[m] = b
+            m += 1
+    ids = ids[:m]
     ids = ids[np.argsort(deadline[ids], kind="mergesort")]
     key = node[ids] * at.shape[0] + dest[ids]      # at: one entry per node
     order = np.argsort(key, kind="mergesort")
@@ -239,7 +269,7 @@ def _group(free, node, dest, deadline, ldt, at, earliest, size):
     end[:-1] = start[1:]
     if n:
         end[-1] = ids.shape[0]
-    return ids, deadline[ids], start, end
+    return ids, deadline[ids], start, end, node[ids[start]], dest[ids[start]]
 
 
 def _nearest(drive: np.ndarray, k: int) -> np.ndarray:
@@ -253,6 +283,39 @@ def _nearest(drive: np.ndarray, k: int) -> np.ndarray:
 
 
 @numba.njit(cache=True, nogil=True)
+def _smallest(d, k):
+    """A mask of the ``k`` smallest of ``d`` (all when there are no more), and whether no tie
+    straddles the k-th (else ``np.argpartition`` decides which of the tied ones are kept)."""
+    keep = np.ones(d.shape[0], dtype=np.bool_)
+    if d.shape[0] <= k:
+        return keep, True
+    kth = np.sort(d)[k - 1]
+    below = at = 0
+    for x in d:
+        below += x < kth
+        at += x == kth
+    for i in range(d.shape[0]):
+        keep[i] = d[i] <= kth
+    return keep, below + at == k
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _pair(drive, deliver, room, start, end, deadline, now, reward, slack_weight):
+    """Cost and completion time of one (tug, job) pair: (``_FORBIDDEN``, inf) where it saves
+    none."""
+    if not np.isfinite(drive + deliver):
+        return _FORBIDDEN, np.inf
+    size = min(end - start, room)
+    handling = 2.0 * (STOP_S + PER_BAG_S * size)
+    t = now + drive + deliver + handling
+    first = start + np.searchsorted(deadline[start:end], t)
+    saved = min(end - first, room)
+    if saved <= 0:
+        return _FORBIDDEN, np.inf
+    return (t - now) - reward * saved + slack_weight * (deadline[first] - t), t
+
+
+@numba.njit(cache=True, nogil=True)
 def _pair_costs(drive, keep, room, deliver, start, end, deadline, now, reward, slack_weight):
     """Cost and completion time of every (tug, job) pair (``_FORBIDDEN`` where it saves none
     or is not a candidate)."""
@@ -261,15 +324,59 @@ def _pair_costs(drive, keep, room, deliver, start, end, deadline, now, reward, s
     done = np.full((nt, nj), np.inf)
     for i in range(nt):
         for j in range(nj):
-            if not keep[i, j] or not np.isfinite(drive[i, j] + deliver[j]):
-                continue
-            size = min(end[j] - start[j], room[i])
-            handling = 2.0 * (STOP_S + PER_BAG_S * size)
-            t = now + drive[i, j] + deliver[j] + handling
-            first = start[j] + np.searchsorted(deadline[start[j]:end[j]], t)
-            saved = min(end[j] - first, room[i])
-            if saved <= 0:
-                continue
-            done[i, j] = t
-            cost[i, j] = (t - now) - reward * saved + slack_weight * (deadline[first] - t)
+            if keep[i, j]:
+                cost[i, j], done[i, j] = _pair(drive[i, j], deliver[j], room[i], start[j],
+                                               end[j], deadline, now, reward, slack_weight)
     return cost, done
+
+
+_NONE_FOUND, _FOUND, _TIED = 0, 1, 2
+
+
+@numba.njit(cache=True, nogil=True)
+def _one_job(live_nodes, free, pickable, plain_s, s, k, node, dest, deadline, ldt, earliest,
+             size, room, carried, carts, now, reward, slack_weight):
+    """``FleetDispatcher._best_job`` in one pass: (status, pickup, bags), status ``_TIED``
+    (nothing decided) where a tie straddles the ``k``-th nearest pickup or job."""
+    none = np.empty(0, dtype=np.int64)
+    near = live_nodes
+    if near.shape[0] > k:
+        keep, unique = _smallest(plain_s[s, near], k)
+        if not unique:
+            return _TIED, -1, none
+        near = near[keep]
+    at = np.zeros(pickable.shape[0], dtype=np.bool_)
+    for q in near:
+        at[q] = pickable[q]
+    ids, dl, start, end, p, d = _group(free, node, dest, deadline, ldt, at, earliest, size)
+    if not start.shape[0]:
+        return _NONE_FOUND, -1, none
+    drive = np.empty(p.shape[0])
+    for j in range(p.shape[0]):
+        drive[j] = plain_s[s, p[j]]
+    keep, unique = _smallest(drive, k)
+    if not unique:
+        return _TIED, -1, none
+    j, done = _best_pair(plain_s, s, p, d, keep, room, start, end, dl, now, reward,
+                         slack_weight)
+    if j < 0:
+        return _NONE_FOUND, -1, none
+    saved = ids[start[j]:end[j]][dl[start[j]:end[j]] >= done]
+    if carts and saved.shape[0]:
+        saved = saved[_fits_carts(dest[saved], carried, carts)]
+    saved = saved[:room].copy()
+    return (_FOUND if saved.shape[0] else _NONE_FOUND), p[j], saved
+
+
+@numba.njit(cache=True, nogil=True)
+def _best_pair(plain_s, s, p, d, keep, room, start, end, deadline, now, reward, slack_weight):
+    """One tug at ``s``: the first cheapest kept job that saves a bag and its completion time
+    (-1 where none does), as ``_pair_costs`` and an argmin would give."""
+    best, best_cost, best_done = -1, _FORBIDDEN, np.inf
+    for j in range(p.shape[0]):
+        if keep[j]:
+            c, t = _pair(plain_s[s, p[j]], plain_s[p[j], d[j]], room, start[j], end[j],
+                         deadline, now, reward, slack_weight)
+            if c < best_cost:
+                best, best_cost, best_done = j, c, t
+    return best, best_done

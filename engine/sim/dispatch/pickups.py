@@ -7,10 +7,13 @@ of one stand, so it takes bags for at most ``carts`` stands at once (``within_ca
 
 from __future__ import annotations
 
+import math
+
 import numba
 import numpy as np
 
 from ..bags import ON_TUG, PENDING, WAITING, Bags
+from ..stops import still_promised
 
 STOP_S = 30.0        # hitch/unhitch carts at a stop
 PER_BAG_S = 4.0      # load or unload one bag
@@ -32,20 +35,21 @@ class Pickups:
         self.live = np.zeros(n_nodes, dtype=np.int64)
         self.expired = np.zeros(len(ldt), dtype=bool)     # no longer counted in ``live``
         self._order = np.lexsort((np.arange(len(ldt)), ldt))
-        self._ldt_sorted = ldt[self._order].tolist()      # the sweep in ``expire`` reads these
+        self._ldt_sorted = _swept(ldt[self._order])       # the sweep in ``expire`` reads these
         self._ptr = 0
+        self.next_expiry = self._ldt_sorted[0]            # ``expire`` has work after this time
         self._lo = self._hi = 0                            # ``free`` looks at bags lo..hi-1
         self.version = 0
         self._nodes_key: tuple = (None, None)             # ``live_nodes``' cache: version, mask
         self._nodes = np.empty(0, dtype=np.int64)
 
     def add(self, ids: np.ndarray) -> None:
-        origin = self.bags.set.origin
-        nodes = origin[ids]
-        for b, p in zip(ids.tolist(), nodes.tolist()):
+        nodes = self.bags.set.origin[ids]
+        listed = ids.tolist()
+        for b, p in zip(listed, nodes.tolist()):
             self.queue[p].append(b)
         _tally(ids, nodes, 1, self.count, self.live, self.expired)
-        self._hi = max(self._hi, int(ids.max()) + 1) if len(ids) else self._hi
+        self._hi = max(self._hi, max(listed) + 1) if listed else self._hi
         self.version += 1
 
     def remove(self, ids: np.ndarray, nodes: np.ndarray) -> None:
@@ -75,18 +79,15 @@ class Pickups:
     def expire(self, t: float) -> None:
         """Bags whose latest departure has passed stop counting as live."""
         hi, ldt = self._ptr, self._ldt_sorted
-        while hi < len(ldt) and ldt[hi] < t:
+        while ldt[hi] < t:
             hi += 1
         if hi == self._ptr:
             return
         ids = self._order[self._ptr:hi]
         self._ptr = hi
+        self.next_expiry = ldt[hi]
         b = self.bags
-        ids = ids[~self.expired[ids]]
-        self.expired[ids] = True
-        waiting = ids[(b.state[ids] == WAITING) & (b.reserved[ids] < 0)]
-        if len(waiting):
-            np.subtract.at(self.live, b.node[waiting], 1)
+        if _expire(ids, self.expired, b.state, b.reserved, b.node, self.live):
             self.version += 1
 
     def retime(self, ldt: np.ndarray, t: float) -> None:
@@ -95,8 +96,9 @@ class Pickups:
         b = self.bags
         self.ldt = ldt
         self._order = np.lexsort((np.arange(len(ldt)), ldt))
-        self._ldt_sorted = ldt[self._order].tolist()
+        self._ldt_sorted = _swept(ldt[self._order])
         self._ptr = int(np.searchsorted(ldt[self._order], t, side="left"))
+        self.next_expiry = self._ldt_sorted[self._ptr]
         free = (b.state == WAITING) & (b.reserved < 0)
         self.expired = ~(free | (b.state == PENDING)) | (ldt < t)
         self.live = np.bincount(b.node[free & ~self.expired], minlength=len(self.live))
@@ -107,21 +109,18 @@ class Pickups:
         q = self.queue[p]
         if not q:
             return np.empty(0, dtype=np.int64)
-        ids = np.asarray(q, dtype=np.int64)
-        ok = (self.bags.state[ids] == WAITING) & (self.bags.reserved[ids] < 0)
-        ids = ids[ok]
-        if not ok.all():
+        ids = still_promised(np.array(q, dtype=np.int64), self.bags.state, self.bags.reserved,
+                             -1)   # promised to no tug
+        if len(ids) < len(q):
             self.queue[p] = ids.tolist()
         return ids
-
 
     def live_nodes(self, mask: np.ndarray | None = None) -> np.ndarray:
         """Nodes (of ``mask``, if given) where live bags wait, read-only; kept until the bags
         change (``version``), as every idle tug of a dispatch round asks the same."""
         version, last = self._nodes_key
         if version != self.version or last is not mask:
-            live = self.live > 0
-            self._nodes = np.flatnonzero(live if mask is None else live & mask)
+            self._nodes = _live_at(self.live, mask)
             self._nodes.flags.writeable = False
             self._nodes_key = (self.version, mask)
         return self._nodes
@@ -133,6 +132,12 @@ class Pickups:
         return ids
 
 
+def _swept(ldt: np.ndarray) -> list[float]:
+    """Sorted latest departures as Python floats ending in inf (the sweep needs no bounds
+    check)."""
+    return ldt.tolist() + [math.inf]
+
+
 def urgent_bags(sim, tug, p: int, arrive: float) -> np.ndarray:
     """Bags at ``p`` that can still make their deadline if loaded at ``arrive``, most urgent
     first, as many as the tug has room for and its carts allow. Bags already lost are left for
@@ -140,9 +145,25 @@ def urgent_bags(sim, tug, p: int, arrive: float) -> np.ndarray:
     ids = sim.pickups.available(p)
     if not len(ids):
         return ids
-    ids = ids[sim.pickups.ldt[ids] >= arrive + STOP_S]
-    ids = within_carts(sim, tug, ids[np.lexsort((ids, sim.pickups.ldt[ids]))])
-    return ids[: max(0, tug.capacity - int(sim.bags.on_tug[tug.id]))]
+    room = max(0, tug.capacity - int(sim.bags.on_tug[tug.id]))
+    carried = sim.onboard(tug) if tug.carts else _NONE
+    return _urgent(ids, sim.pickups.ldt, arrive + STOP_S, sim.bags.set.dest, carried, tug.carts,
+                   room)
+
+
+_NONE = np.empty(0, dtype=np.int64)
+
+
+@numba.njit(cache=True, nogil=True)
+def _urgent(ids, ldt, leave, dest, carried, carts, room):
+    """``urgent_bags`` past ``available``: the bags of ``ids`` that can leave at ``leave``, by
+    latest departure then id, that fit the carts (``carts`` 0: any), at most ``room``."""
+    ids = ids[ldt[ids] >= leave]
+    ids = ids[np.argsort(ids, kind="mergesort")]
+    ids = ids[np.argsort(ldt[ids], kind="mergesort")]
+    if carts:
+        ids = ids[_fits_carts(dest[ids], dest[carried], carts)]
+    return ids[:room].copy()
 
 
 def latest_departure(bagset, plain_s: np.ndarray) -> np.ndarray:
@@ -184,6 +205,20 @@ def _fits_carts(dests, carried, carts):
 
 
 @numba.njit(cache=True, nogil=True)
+def _expire(ids, expired, state, reserved, node, live):
+    """``Pickups.expire`` for the bags ``ids`` whose latest departure passed: each counted in
+    ``live`` no more; whether one waiting unpromised left it."""
+    changed = False
+    for b in ids:
+        if not expired[b]:
+            expired[b] = True
+            if state[b] == WAITING and reserved[b] < 0:
+                live[node[b]] -= 1
+                changed = True
+    return changed
+
+
+@numba.njit(cache=True, nogil=True)
 def _tally(ids, nodes, sign, count, live, expired):
     """Count bags ``ids`` in (sign 1) or out of (-1) their nodes: ``count`` all of them,
     ``live`` those not yet expired."""
@@ -191,7 +226,6 @@ def _tally(ids, nodes, sign, count, live, expired):
         count[nodes[i]] += sign
         if not expired[ids[i]]:
             live[nodes[i]] += sign
-
 
 
 @numba.njit(cache=True, nogil=True)
@@ -207,3 +241,15 @@ def _free_from(state, reserved, lo, hi):
             ids[m] = b
             m += 1
     return lo, ids[:m].copy()
+
+
+@numba.njit(cache=True, nogil=True)
+def _live_at(live, mask):
+    """``Pickups.live_nodes``: the nodes (of ``mask``, unless None) where ``live`` > 0."""
+    out = np.empty(live.shape[0], dtype=np.int64)
+    m = 0
+    for p in range(live.shape[0]):
+        if live[p] > 0 and (mask is None or mask[p]):
+            out[m] = p
+            m += 1
+    return out[:m].copy()
