@@ -27,7 +27,7 @@ from scipy.sparse.csgraph import csgraph_from_dense, dijkstra
 
 from ..apsp import solve as apsp_solve
 from ..apsp.solve import AUTO
-from ..gpu_device import gpu_unavailable_reason
+from ..gpu_device import gpu_unavailable_reason, simulated
 from ..sssp import prepare, solve as sssp_solve
 from .keygraph import KeyGraph
 from .network import RoadNetwork
@@ -66,7 +66,7 @@ def once_all_pairs(w: np.ndarray, variant: str):
     """All pairs of a table solved once with ``variant`` of Floyd–Warshall; ``auto`` on a sparse
     graph with no GPU: Dijkstra from every vertex (scipy; exact, like every variant)."""
     n = len(w)
-    if (variant == AUTO and gpu_unavailable_reason() is not None
+    if (variant == AUTO and (simulated() or gpu_unavailable_reason() is not None)
             and SPARSE * (n + np.count_nonzero(w != np.inf)) < n * n):
         start = time.perf_counter()
         dist = dijkstra(csgraph_from_dense(w, null_value=np.inf))
