@@ -60,3 +60,16 @@ def test_one_block_kernel_gives_calc_blocks_distances_and_via(n):
     np.testing.assert_array_equal(dist, stepwise)
     np.testing.assert_array_equal(routes.matrix, via)
     np.testing.assert_array_equal(to_float_distances(dist), scipy_distances(cost))
+
+
+def test_distances_only_skip_the_via_matrix_and_routes_are_walked_from_the_distances():
+    n = 41
+    rng = np.random.default_rng(7)
+    cost = rng.integers(0, 9, (n, n)).astype(float)
+    cost[rng.random((n, n)) < 0.6] = np.inf
+    full = solve(cost, "cpu-blocked")
+    bare = solve(cost, "cpu-blocked", routes=False)
+    assert bare.routes is None and bare.variant == "cpu-blocked"
+    np.testing.assert_array_equal(bare.dist, full.dist)
+    assert_routes_sum_to_distances(bare, cost)
+    assert solve(cost, "cpu-linear", routes=False).routes is not None   # it keeps its Path matrix

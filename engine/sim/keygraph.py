@@ -111,8 +111,9 @@ class KeyGraph:
         return self.solve(variant)
 
     def solve(self, variant: str):
-        """All pairs of the condensed graph with ``variant`` (race mode runs others on it)."""
-        r = solve(self.wk, variant)
+        """All pairs of the condensed graph with ``variant`` (race mode runs others on it):
+        distances only, the routes are walked out of them (``Router``)."""
+        r = solve(self.wk, variant, routes=False)
         self.dk = r.dist
         self.k_routes = Router(self.k_indptr, self.k_indices, self.wk, self.dk, self.k_flat,
                                copy=False)
@@ -123,7 +124,7 @@ class KeyGraph:
         nothing kept (race mode). It holds that problem's own matrix, so it solves the same one
         after later updates too (a race runs in a thread of its own, behind the simulation)."""
         wk = self.wk
-        return lambda variant: solve(wk, variant)
+        return lambda variant: solve(wk, variant, routes=False)
 
     @property
     def solved(self) -> bool:
