@@ -1,8 +1,9 @@
-"""What GPU this machine has for Numba CUDA, and why not when it has none."""
+"""What GPU this machine has for Numba CUDA, and why not when it has none; and its CPU's model."""
 
 import ctypes
 import functools
 import os
+import platform
 import sys
 
 
@@ -63,3 +64,15 @@ def device_name(family: str) -> str:
         return gpu_name()
     import numba
     return f"CPU ({numba.get_num_threads()} threads)"
+
+
+def cpu_model() -> str:
+    """The CPU's model name (Linux: /proc/cpuinfo), else what ``platform`` says, else ''."""
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as fh:
+            for line in fh:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or ""

@@ -12,13 +12,12 @@ measured size by n³ scaling, is lowest: below ~100 vertices the CPU wins (launc
 import functools
 import json
 import os
-import platform
 import time
 
 import numba
 import numpy as np
 
-from ..gpu_device import gpu_name, gpu_unavailable_reason, simulated
+from ..gpu_device import cpu_model, gpu_name, gpu_unavailable_reason, simulated
 from ..user_cache import cache_folder
 from .matrix import to_int32_costs
 from .random_graph import paper_random_graph
@@ -56,21 +55,10 @@ def calibration() -> dict[str, dict[int, float]]:
 def _machine() -> dict:
     """What the timings depend on; another value of any is another machine."""
     reason = gpu_unavailable_reason()
-    return {"cpu": _cpu_model(), "cpus": os.cpu_count(), "threads": numba.get_num_threads(),
+    return {"cpu": cpu_model(), "cpus": os.cpu_count(), "threads": numba.get_num_threads(),
             "numba": numba.__version__, "gpu": gpu_name() if reason is None else None,
             "simulated": simulated(), "candidates": list(CANDIDATES),
             "sizes": list(CALIBRATION_SIZES)}
-
-
-def _cpu_model() -> str:
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine()
 
 
 def _measure() -> dict[str, dict[int, float]]:
