@@ -29,7 +29,7 @@ from ..apsp import solve as apsp_solve
 from ..apsp.solve import AUTO
 from ..gpu_device import gpu_unavailable_reason, simulated
 from ..sssp import prepare, solve as sssp_solve
-from .keygraph import KeyGraph
+from .keygraph import KeyGraph, rows_of
 from .network import RoadNetwork
 
 ALL_PAIRS, FROM_TUGS = "all-pairs", "from-tugs"
@@ -51,12 +51,13 @@ def sssp_all_pairs(w: np.ndarray, variant: str):
 # A source's Dijkstra costs ~20 ns per vertex and edge here, a Floyd–Warshall relaxation ~0.1 ns:
 # Dijkstra from every vertex is the cheaper all pairs when n + m is below n² / SPARSE.
 SPARSE = 100
+DIJKSTRA = "scipy-dijkstra"
 
 
 @dataclass
 class Solved:
     """An all-pairs answer as the tables keep it."""
-    dist: np.ndarray    # n×n float64, np.inf where unreachable
+    dist: np.ndarray | None   # n×n float64, np.inf where unreachable (None: rows kept apart)
     variant: str        # what ran
     seconds: float
     note: str | None = None
@@ -65,13 +66,29 @@ class Solved:
 def once_all_pairs(w: np.ndarray, variant: str):
     """All pairs of a table solved once with ``variant`` of Floyd–Warshall; ``auto`` on a sparse
     graph with no GPU: Dijkstra from every vertex (scipy; exact, like every variant)."""
+    if not _dijkstra_here(w, variant):
+        return apsp_solve(w, variant)
+    start = time.perf_counter()
+    dist = dijkstra(csgraph_from_dense(w, null_value=np.inf))
+    return Solved(dist, DIJKSTRA, time.perf_counter() - start)
+
+
+def once_junction_tables(w: np.ndarray, sources: np.ndarray, targets: np.ndarray, variant: str):
+    """``KeyGraph``'s junction tables, solved once: as ``once_all_pairs`` decides, Dijkstra from
+    the ``sources`` and, on the reversed roads, from the ``targets`` only; else rows of the
+    all pairs of ``variant``."""
+    if not _dijkstra_here(w, variant):
+        return rows_of(apsp_solve)(w, sources, targets, variant)
+    start = time.perf_counter()
+    g = csgraph_from_dense(w, null_value=np.inf)
+    dist_from, dist_to = dijkstra(g, indices=sources), dijkstra(g.T.tocsr(), indices=targets)
+    return dist_from, dist_to, Solved(None, DIJKSTRA, time.perf_counter() - start)
+
+
+def _dijkstra_here(w: np.ndarray, variant: str) -> bool:
     n = len(w)
-    if (variant == AUTO and (simulated() or gpu_unavailable_reason() is not None)
-            and SPARSE * (n + np.count_nonzero(w != np.inf)) < n * n):
-        start = time.perf_counter()
-        dist = dijkstra(csgraph_from_dense(w, null_value=np.inf))
-        return Solved(dist, "scipy-dijkstra", time.perf_counter() - start)
-    return apsp_solve(w, variant)
+    return (variant == AUTO and (simulated() or gpu_unavailable_reason() is not None)
+            and SPARSE * (n + np.count_nonzero(w != np.inf)) < n * n)
 
 
 def all_pairs_solver(engine: str) -> Callable:
@@ -107,7 +124,7 @@ def key_graph(engine: str, net: RoadNetwork, key: np.ndarray, variant: str,
               tug_nodes: Callable[[], np.ndarray]) -> KeyGraph:
     if check_engine(engine) == FROM_TUGS:
         return TugKeyGraph(net, key, variant, tug_nodes)
-    return KeyGraph(net, key, variant, all_pairs=once_all_pairs)
+    return KeyGraph(net, key, variant, junction_tables=once_junction_tables)
 
 
 class TugKeyGraph(KeyGraph):
@@ -117,7 +134,7 @@ class TugKeyGraph(KeyGraph):
 
     def __init__(self, net: RoadNetwork, key: np.ndarray, variant: str,
                  tug_nodes: Callable[[], np.ndarray]):
-        super().__init__(net, key, variant, all_pairs=sssp_all_pairs)
+        super().__init__(net, key, variant, junction_tables=rows_of(sssp_all_pairs))
         self.tug_nodes = tug_nodes
         self.variant = variant
         self.graph = self.sources = self.k_w = None
