@@ -81,3 +81,26 @@ def test_simulate_imports_no_flights_reader_and_no_cuda_without_a_driver(tmp_pat
     assert done.returncode == 0, done.stderr
     imported = done.stdout.strip().splitlines()[-1]
     assert imported == ("['numba.cuda']" if _driver_library_loads() else "[]")
+
+
+def test_road_all_pairs_equals_dijkstra_from_every_vertex_on_chains_rings_and_one_way_roads():
+    from scipy.sparse.csgraph import csgraph_from_dense, dijkstra
+    from engine.sim.road_all_pairs import road_all_pairs
+    rng = np.random.default_rng(0)
+    for _ in range(200):
+        n = int(rng.integers(1, 30))
+        w = np.full((n, n), np.inf)
+        order = rng.permutation(n)
+        for a, b in zip(order[:-1], order[1:]):       # one long road, some of it one-way
+            w[a, b] = rng.integers(0, 6)
+            if rng.random() < 0.7:
+                w[b, a] = rng.integers(0, 6)
+        if n > 2 and rng.random() < 0.5:              # closed into a ring (no junction at all)
+            w[order[-1], order[0]] = 1
+            if rng.random() < 0.5:
+                w[order[0], order[-1]] = 2
+        for u, v in rng.integers(0, n, (int(rng.integers(0, 4)), 2)):   # a few crossings
+            w[u, v] = rng.integers(0, 9)
+        np.fill_diagonal(w, 0)
+        np.testing.assert_array_equal(road_all_pairs(w),
+                                      dijkstra(csgraph_from_dense(w, null_value=np.inf)))

@@ -31,6 +31,7 @@ from ..gpu_device import gpu_unavailable_reason, simulated
 from ..sssp import prepare, solve as sssp_solve
 from .keygraph import KeyGraph, rows_of
 from .network import RoadNetwork
+from .road_all_pairs import road_all_pairs
 
 ALL_PAIRS, FROM_TUGS = "all-pairs", "from-tugs"
 ENGINES = {ALL_PAIRS: "all pairs on key nodes (Floyd–Warshall)",
@@ -65,11 +66,12 @@ class Solved:
 
 def once_all_pairs(w: np.ndarray, variant: str):
     """All pairs of a table solved once with ``variant`` of Floyd–Warshall; ``auto`` on a sparse
-    graph with no GPU: Dijkstra from every vertex (scipy; exact, like every variant)."""
+    graph with no GPU: Dijkstra (scipy) from the nodes off its chains of roads, the others' rows
+    from their chains' ends (``road_all_pairs``; exact, like every variant)."""
     if not _dijkstra_here(w, variant):
         return apsp_solve(w, variant)
     start = time.perf_counter()
-    dist = dijkstra(csgraph_from_dense(w, null_value=np.inf))
+    dist = road_all_pairs(w)
     return Solved(dist, DIJKSTRA, time.perf_counter() - start)
 
 
