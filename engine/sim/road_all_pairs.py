@@ -15,13 +15,21 @@ On the hub, 1,291 of 2,253 nodes lie on chains.
 from __future__ import annotations
 
 import numpy as np
-from scipy.sparse.csgraph import csgraph_from_dense, dijkstra
+import scipy.sparse as sp
+from scipy.sparse.csgraph import dijkstra
+
+
+def road_graph(w: np.ndarray) -> sp.csr_matrix:
+    """The roads of the dense cost matrix ``w`` (``np.inf``: none) as scipy CSR, zero costs kept
+    as edges (``csgraph_from_dense`` does the same through masked arrays, several times slower)."""
+    rows, cols = np.nonzero(w != np.inf)
+    return sp.csr_matrix((w[rows, cols], (rows, cols)), shape=w.shape)
 
 
 def road_all_pairs(w: np.ndarray) -> np.ndarray:
     """The n×n distances of the dense cost matrix ``w`` (``np.inf``: no road)."""
     n = len(w)
-    g = csgraph_from_dense(w, null_value=np.inf)
+    g = road_graph(w)
     outs = [set(g.indices[g.indptr[u]:g.indptr[u + 1]].tolist()) - {u} for u in range(n)]
     ins = [set() for _ in range(n)]
     for u in range(n):

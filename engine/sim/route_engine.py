@@ -23,7 +23,7 @@ from typing import Callable
 
 import numpy as np
 import scipy.sparse as sp
-from scipy.sparse.csgraph import csgraph_from_dense, dijkstra
+from scipy.sparse.csgraph import dijkstra
 
 from ..apsp import solve as apsp_solve
 from ..apsp.solve import AUTO
@@ -31,7 +31,7 @@ from ..gpu_device import gpu_unavailable_reason, simulated
 from ..sssp import prepare, solve as sssp_solve
 from .keygraph import KeyGraph, rows_of
 from .network import RoadNetwork
-from .road_all_pairs import road_all_pairs
+from .road_all_pairs import road_all_pairs, road_graph
 
 ALL_PAIRS, FROM_TUGS = "all-pairs", "from-tugs"
 ENGINES = {ALL_PAIRS: "all pairs on key nodes (Floyd–Warshall)",
@@ -82,7 +82,7 @@ def once_junction_tables(w: np.ndarray, sources: np.ndarray, targets: np.ndarray
     if not _dijkstra_here(w, variant):
         return rows_of(apsp_solve)(w, sources, targets, variant)
     start = time.perf_counter()
-    g = csgraph_from_dense(w, null_value=np.inf)
+    g = road_graph(w)
     dist_from, dist_to = dijkstra(g, indices=sources), dijkstra(g.T.tocsr(), indices=targets)
     return dist_from, dist_to, Solved(None, DIJKSTRA, time.perf_counter() - start)
 
