@@ -82,8 +82,11 @@ class KeyGraph:
         self.jk_row = np.searchsorted(self.j_to, self.jk_j)
         self.solves = []
         if nj:
-            self.dj_from, self.dj_to, r = junction_tables(wj, self.j_from, self.j_to, variant)
+            dj_from, self.dj_to, r = junction_tables(wj, self.j_from, self.j_to, variant)
             self.solves.append((r.variant, r.seconds, r.note))
+            # a condensed weight goes from a key node's road out to a road into one: only the
+            # distances between those junctions are read
+            self.dj_from = np.ascontiguousarray(dj_from[:, self.j_to])
         else:
             self.dj_from = self.dj_to = np.zeros((0, 0))
         src = jidx[e.src[jj]]
@@ -99,11 +102,12 @@ class KeyGraph:
         self.k_flat = csr_flat(self.k_indptr, self.k_indices, nk)
         self.wk = self.dk = self.first = self.last = self.k_routes = None
         # Kept between updates, since a change of the bags changes few roads: per key node u the
-        # cheapest way from u into each junction (and the road it takes), recomputed where u's
-        # roads out changed; and the junction-route part of the condensed weights, recomputed
-        # in those rows and in the columns of key nodes whose roads in changed.
-        self._into = np.full((nk, nj), np.inf)
-        self._into_road = np.full((nk, nj), -1, dtype=np.int64)
+        # cheapest way from u into each junction with a road into a key node (and the road it
+        # takes), recomputed where u's roads out changed; and the junction-route part of the
+        # condensed weights, recomputed in those rows and in the columns of key nodes whose
+        # roads in changed.
+        self._into = np.full((nk, len(self.j_to)), np.inf)
+        self._into_road = np.full((nk, len(self.j_to)), -1, dtype=np.int64)
         self._via = np.full((nk, nk), np.inf)
         self._via_first = np.full((nk, nk), -1, dtype=np.int64)
         self._via_last = np.full((nk, nk), -1, dtype=np.int64)
@@ -167,7 +171,7 @@ class KeyGraph:
         self._kj_w, self._jk_w = kj_w, jk_w
         self.wk, self.first, self.last = _condense(
             self.kj_ptr, kj_w, rows, self._into, self._into_road, self.jk_ptr,
-            self.jk_order, self.jk_j, jk_w, np.flatnonzero(cols), self._via, self._via_first,
+            self.jk_order, self.jk_row, jk_w, np.flatnonzero(cols), self._via, self._via_first,
             self._via_last, self.kk_u, self.kk_v, w[self.kk], self.kj_row, self.dj_from)
         self.build_seconds = time.perf_counter() - start
         return w
@@ -222,11 +226,12 @@ def _expand(hops, first, last, kj_j, jk_j, jk_row, j_indptr, j_indices, j_w, j_d
 
 
 @numba.njit(cache=True, nogil=True)
-def _condense(kj_ptr, kj_w, rows, into, into_road, jk_ptr, jk_order, jk_j, jk_w, cols,
+def _condense(kj_ptr, kj_w, rows, into, into_road, jk_ptr, jk_order, jk_row, jk_w, cols,
               via, via_first, via_last, kk_u, kk_v, kk_w, kj_row, dj_from):
     """The condensed weights ``wk`` and each one's first and last road (-1: a direct road).
     Brings ``into`` up to date in ``rows`` and ``via`` in ``rows`` and ``cols`` (see __init__).
-    ``dj_from[kj_row[k]]``: junction distances from road k's head."""
+    ``dj_from[kj_row[k]]``: distances from road k's head to the tails of the roads into key
+    nodes, numbered ``jk_row``."""
     nk, nj = via.shape[0], dj_from.shape[1]
     for u in range(nk):
         best = into[u]
@@ -243,11 +248,11 @@ def _condense(kj_ptr, kj_w, rows, into, into_road, jk_ptr, jk_order, jk_j, jk_w,
                         best[j2] = c
                         arg[j2] = k
             for v in range(nk):
-                _via_cell(u, v, best, arg, jk_ptr, jk_order, jk_j, jk_w, via, via_first,
+                _via_cell(u, v, best, arg, jk_ptr, jk_order, jk_row, jk_w, via, via_first,
                           via_last)
         else:
             for v in cols:
-                _via_cell(u, v, best, arg, jk_ptr, jk_order, jk_j, jk_w, via, via_first,
+                _via_cell(u, v, best, arg, jk_ptr, jk_order, jk_row, jk_w, via, via_first,
                           via_last)
     wk = via.copy()
     first = via_first.copy()
@@ -265,15 +270,15 @@ def _condense(kj_ptr, kj_w, rows, into, into_road, jk_ptr, jk_order, jk_j, jk_w,
 
 
 @numba.njit(cache=True, nogil=True, inline="always")
-def _via_cell(u, v, best, arg, jk_ptr, jk_order, jk_j, jk_w, via, via_first, via_last):
+def _via_cell(u, v, best, arg, jk_ptr, jk_order, jk_row, jk_w, via, via_first, via_last):
     """u -> v through junctions only: the cheapest road into v after ``best`` (u's way into
-    each junction); ties go to the lowest road number."""
+    the tail of each road into a key node, ``jk_row``); ties go to the lowest road number."""
     c_best, f, l = np.inf, -1, -1
     for t in range(jk_ptr[v], jk_ptr[v + 1]):
         k = jk_order[t]
-        c = best[jk_j[k]] + jk_w[k]
+        c = best[jk_row[k]] + jk_w[k]
         if c < c_best:
-            c_best, f, l = c, arg[jk_j[k]], k
+            c_best, f, l = c, arg[jk_row[k]], k
     via[u, v] = c_best
     via_first[u, v] = f
     via_last[u, v] = l
