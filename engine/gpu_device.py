@@ -1,7 +1,10 @@
-"""What GPU this machine has for Numba CUDA, and why not when it has none."""
+"""What GPU this machine has for Numba CUDA, and why not when it has none; and its CPU's model."""
 
+import ctypes
 import functools
 import os
+import platform
+import sys
 
 
 def simulated() -> bool:
@@ -12,6 +15,8 @@ def simulated() -> bool:
 @functools.cache
 def gpu_unavailable_reason() -> str | None:
     """None when a CUDA device (or the simulator) can run kernels, else a short reason."""
+    if not simulated() and not _driver_library_loads():  # no need to import Numba CUDA (~0.4 s)
+        return "no CUDA driver or no NVIDIA GPU found"
     try:
         from numba import cuda
     except Exception as exc:  # numba-cuda missing or broken
@@ -25,6 +30,22 @@ def gpu_unavailable_reason() -> str | None:
     except Exception as exc:
         return f"CUDA device unusable ({exc.__class__.__name__}: {str(exc)[:120]})"
     return None
+
+
+def _driver_library_loads() -> bool:
+    """Whether the CUDA driver library loads, looked for by the names Numba CUDA tries (or
+    where ``NUMBA_CUDA_DRIVER`` says: then Numba decides)."""
+    if os.environ.get("NUMBA_CUDA_DRIVER") or sys.platform == "darwin":
+        return True
+    names, folders = ((["nvcuda.dll"], ["\\windows\\system32"]) if sys.platform == "win32" else
+                      (["libcuda.so", "libcuda.so.1"], ["/usr/lib", "/usr/lib64"]))
+    for name in names + [os.path.join(f, n) for f in folders for n in names]:
+        try:
+            ctypes.CDLL(name)
+            return True
+        except OSError:
+            continue
+    return False
 
 
 @functools.cache
@@ -43,3 +64,15 @@ def device_name(family: str) -> str:
         return gpu_name()
     import numba
     return f"CPU ({numba.get_num_threads()} threads)"
+
+
+def cpu_model() -> str:
+    """The CPU's model name (Linux: /proc/cpuinfo), else what ``platform`` says, else ''."""
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as fh:
+            for line in fh:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or ""

@@ -54,7 +54,7 @@ def uses(path, u, v):
 def graph_state(sim):
     n, k = sim.net, sim.tables.keys
     return (n.indptr.copy(), n.indices.copy(), n.seconds.copy(), n.length_m.copy(),
-            sim.tables.plain.copy(), k.dj.copy(), k.key_nodes.copy())
+            sim.tables.plain.copy(), k.dj_from.copy(), k.dj_to.copy(), k.key_nodes.copy())
 
 
 def assert_same_graph(a, b):

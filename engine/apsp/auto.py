@@ -1,28 +1,67 @@
 """``auto``: the fastest variant for a graph's size on this machine, chosen from measurements.
 
-On first use each candidate that can run here is timed on a few small random graphs (its JIT
-compile kept out of the timing). For a graph of n vertices the choice is the candidate whose
-measured time, carried from the nearest measured size by n³ scaling, is lowest: below ~100
-vertices the CPU wins (launch overhead, seed 001's observation), above it the GPU, if any.
+On first use on a machine each candidate that can run here is timed on a few small random graphs
+(its JIT compile kept out of the timing); the timings are kept in the user's cache folder
+(``apsp-auto.json``, see ``engine.user_cache``) with what they were measured on, and measured
+again when that changes (another CPU, thread count, GPU or Numba) or the file is deleted. For a
+graph of n vertices the choice is the candidate whose measured time, carried from the nearest
+measured size by n³ scaling, is lowest: below ~100 vertices the CPU wins (launch overhead, seed
+001's observation), above it the GPU, if any.
 """
 
 import functools
+import json
+import os
 import time
 
+import numba
 import numpy as np
 
-from ..gpu_device import simulated
+from ..gpu_device import cpu_model, gpu_name, gpu_unavailable_reason, simulated
+from ..user_cache import cache_folder
 from .matrix import to_int32_costs
 from .random_graph import paper_random_graph
 from .registry import get_variant
 
 CANDIDATES = ("cpu-linear", "cpu-blocked", "gpu-fast", "gpu-blocked")
 CALIBRATION_SIZES = (24, 96, 384)
+CACHE_FILE = "apsp-auto.json"
 
 
 @functools.cache
 def calibration() -> dict[str, dict[int, float]]:
-    """Seconds per solve for each runnable candidate at each calibration size (best of 3)."""
+    """Seconds per solve for each runnable candidate at each calibration size (best of 3), as
+    measured on this machine: read from the cache folder, else measured and saved there."""
+    path, machine = os.path.join(cache_folder(), CACHE_FILE), _machine()
+    try:
+        with open(path, encoding="utf-8") as f:
+            saved = json.load(f)
+        if saved["machine"] == machine:
+            return {name: {int(n): float(t) for n, t in times.items()}
+                    for name, times in saved["seconds"].items()}
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        pass  # none yet, another machine's or unreadable: measure
+    table = _measure()
+    try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(f"{path}.{os.getpid()}.tmp", "w", encoding="utf-8") as f:
+            json.dump({"machine": machine, "seconds": table}, f, indent=1)
+        os.replace(f"{path}.{os.getpid()}.tmp", path)
+    except OSError:
+        pass  # a read-only cache folder: measured again next time
+    return table
+
+
+def _machine() -> dict:
+    """What the timings depend on; another value of any is another machine."""
+    reason = gpu_unavailable_reason()
+    return {"cpu": cpu_model(), "cpus": os.cpu_count(), "threads": numba.get_num_threads(),
+            "numba": numba.__version__, "gpu": gpu_name() if reason is None else None,
+            "simulated": simulated(), "candidates": list(CANDIDATES),
+            "sizes": list(CALIBRATION_SIZES)}
+
+
+def _measure() -> dict[str, dict[int, float]]:
     table = {}
     for name in CANDIDATES:
         try:

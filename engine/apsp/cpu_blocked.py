@@ -97,12 +97,90 @@ def calc_peripheral(dist, via, i0, j0, k0, size):
                 via_i[j] = v
 
 
-def run(w: np.ndarray, block: int | None = None, threads: int | None = None):
+@numba.njit(cache=True, nogil=True, boundscheck=False)
+def calc_whole(dist, via):
+    """The whole matrix as one block, two k-steps per pass over the rows (half the memory
+    traffic of ``calc_block``, which is bound by it on a matrix that fits L2). Rows k and k+1
+    are brought through both steps first; every other row i then takes
+    ``min(d[i, j], d[i, k] + d[k, j], d'[i, k+1] + d'[k+1, j])`` (d': after step k), compared in
+    step order, so distances and via are exactly ``calc_block``'s. ``via=None``: distances only
+    (Numba compiles that case without the via code, another third faster)."""
+    n = dist.shape[0]
+    row_k, row_1 = np.empty(n, np.int32), np.empty(n, np.int32)  # rows k, k+1 after step k
+    for k in range(0, n - 1, 2):
+        k0, k1 = np.int32(k), np.int32(k + 1)
+        row_k[:] = dist[k]
+        a = dist[k + 1, k]
+        for j in range(n):  # row k+1, step k
+            s = np.int32(a + row_k[j])
+            if s < dist[k + 1, j]:
+                dist[k + 1, j] = s
+                if via is not None:
+                    via[k + 1, j] = k0
+        row_1[:] = dist[k + 1]
+        c = row_k[k + 1]
+        for j in range(n):  # row k, step k+1 (step k leaves it: d[k, k] = 0)
+            s = np.int32(c + row_1[j])
+            if s < dist[k, j]:
+                dist[k, j] = s
+                if via is not None:
+                    via[k, j] = k1
+        for i in range(n):
+            if i == k or i == k + 1:
+                continue
+            row_i = dist[i]
+            d_ik = row_i[k]
+            s = np.int32(d_ik + c)  # (i, k+1) through step k
+            if s < row_i[k + 1]:
+                row_i[k + 1] = s
+                if via is not None:
+                    via[i, k + 1] = k0
+            d_ik1 = row_i[k + 1]
+            if via is None:
+                for j in range(n):
+                    row_i[j] = min(row_i[j], np.int32(d_ik + row_k[j]), np.int32(d_ik1 + row_1[j]))
+            else:
+                via_i = via[i]
+                for j in range(n):
+                    d, v = row_i[j], via_i[j]
+                    s = np.int32(d_ik + row_k[j])
+                    if s < d:
+                        d, v = s, k0
+                    s = np.int32(d_ik1 + row_1[j])
+                    if s < d:
+                        d, v = s, k1
+                    row_i[j] = d
+                    via_i[j] = v
+    if n % 2:  # the last k alone
+        k = n - 1
+        row_k[:] = dist[k]
+        for i in range(n):
+            row_i = dist[i]
+            d_ik = row_i[k]
+            for j in range(n):
+                s = np.int32(d_ik + row_k[j])
+                if s < row_i[j]:
+                    row_i[j] = s
+                    if via is not None:
+                        via[i, j] = np.int32(k)
+
+
+def run(w: np.ndarray, block: int | None = None, threads: int | None = None,
+        routes: bool = True):
+    """(distances, via routes, kernel seconds); ``routes=False``: a graph of one block keeps
+    no via matrix (routes None)."""
     n = w.shape[0]
     threads = threads or numba.get_num_threads()
     block = block or block_size(n, threads)
     if block % UNROLL:
         raise ValueError(f"block size must be a multiple of {UNROLL}, got {block}")
+    if block >= n:  # one block: no schedule, no padding, one thread
+        dist = w.copy()
+        np.fill_diagonal(dist, 0)
+        via = np.full((n, n), -1, dtype=np.int32) if routes else None
+        start = time.perf_counter()
+        calc_whole(dist, via)
+        return dist, RouteMatrix("via", via) if routes else None, time.perf_counter() - start
     padded = -(-n // block) * block
     dist = np.full((padded, padded), INF, dtype=np.int32)
     dist[:n, :n] = w

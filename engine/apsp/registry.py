@@ -17,10 +17,11 @@ class Variant(_Variant):
     # "package.module:function" giving, for n, the n×n int32 array run() reads its input from
     # fastest (None: any array will do)
     input_buffer: str | None = None
+    distances_only: bool = False  # run(w, routes=False) may skip the route matrix (then None)
 
-    def run(self, w: np.ndarray) -> tuple[np.ndarray, RouteMatrix, float]:
+    def run(self, w: np.ndarray, routes: bool = True) -> tuple[np.ndarray, RouteMatrix | None, float]:
         run: Runner = self.runner_function()
-        return run(w)
+        return run(w) if routes or not self.distances_only else run(w, routes=False)
 
     def input_array(self, n: int) -> np.ndarray | None:
         """Where the validated n×n int32 input is best written for ``run``, or None: anywhere."""
@@ -32,7 +33,8 @@ REGISTRY = Registry("Floyd–Warshall", (
     Variant("cpu-linear", "CPU linear: the paper's triple loop (Fig. 3) with its Path matrix, "
             "Numba-compiled, one thread", "cpu", _P + "cpu_linear:run"),
     Variant("cpu-blocked", "CPU blocked-parallel: tiles relaxed by all cores with the reordered "
-            "block schedule of Karasik & Prihozhy (seed 002)", "cpu", _P + "cpu_blocked:run"),
+            "block schedule of Karasik & Prihozhy (seed 002)", "cpu", _P + "cpu_blocked:run",
+            distances_only=True),
     Variant("gpu-linear", "GPU GPGPU linear: one thread per block, an n×n grid, one launch per k "
             "(the paper's first CUDA kernel)", "gpu", _P + "gpu_linear:run_linear"),
     Variant("gpu-coalesced", "GPU coalesced: 32×32 thread blocks reading rows contiguously, one "

@@ -10,7 +10,7 @@ from .routes import RouteMatrix, walk
 @dataclass
 class APSPResult:
     dist: np.ndarray          # n×n float64, np.inf where unreachable
-    routes: RouteMatrix = field(repr=False)
+    routes: RouteMatrix | None = field(repr=False)  # None: distances only were asked for
     variant: str              # the variant that actually ran
     seconds: float            # wall time of the solve, host↔device copies included
     kernel_seconds: float     # compute only (device-synchronised for GPU variants)

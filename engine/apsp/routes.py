@@ -22,13 +22,15 @@ class RouteMatrix:
     matrix: np.ndarray  # n×n int32
 
 
-def walk(routes: RouteMatrix, dist: np.ndarray, cost: np.ndarray, i: int, j: int) -> list[int]:
+def walk(routes: RouteMatrix | None, dist: np.ndarray, cost: np.ndarray, i: int,
+         j: int) -> list[int]:
     """Vertices from ``i`` to ``j``: ``[i]`` when ``i == j``, ``[]`` when unreachable.
 
     ``dist`` is the float distance matrix, ``cost`` the int32 input the variant solved. The
     walk takes time proportional to the route's length; where the matrix cycles (zero-cost
     cycles can make it) the walk stops after at most 2n steps and the route is rebuilt from
-    the distances instead (a compiled search, milliseconds at n in the thousands)."""
+    the distances instead (a compiled search, milliseconds at n in the thousands), as it is
+    where there is no matrix (``routes`` None: distances only were solved)."""
     n = dist.shape[0]
     if not (0 <= i < n and 0 <= j < n):
         raise IndexError(f"vertex out of range: ({i}, {j}) for a graph of {n} vertices")
@@ -36,13 +38,15 @@ def walk(routes: RouteMatrix, dist: np.ndarray, cost: np.ndarray, i: int, j: int
         return [i]
     if not np.isfinite(dist[i, j]):
         return []
-    if routes.kind == "predecessor":
+    if routes is None:  # distances only: the route is rebuilt from them
+        route = None
+    elif routes.kind == "predecessor":
         route = _walk_predecessors(routes.matrix, i, j)
     elif routes.kind == "via":
         route = _walk_via(routes.matrix, i, j)
     else:
         raise ValueError(f"unknown route matrix kind {routes.kind!r}")
-    if route is None:   # the matrix cycles
+    if route is None:   # the matrix cycles, or there is none
         route = _tight_edge_route(dist, cost, i, j)
         if route is None:
             raise RuntimeError(f"distances are not consistent with the costs on route {i}->{j}")

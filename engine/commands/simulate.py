@@ -19,7 +19,6 @@ from ..sim.dispatch import DEFAULT_POLICY, POLICIES
 from ..sim.edit_io import EditPlan, clock
 from ..sim.edits import EditError
 from ..sim.route_engine import ENGINES
-from ..sim.bts import read_schedule
 from ..sim.scenario_file import load_scenario
 from ..sim.simulation import SimConfig, Simulation
 from .output import default_folder
@@ -87,6 +86,7 @@ def run(args) -> int:
         airport, base, plan = load_bundled_or_file(args.airport), SimConfig(), EditPlan([])
     given = {k: getattr(args, k) for k in DAY_OPTIONS if getattr(args, k) is not None}
     if args.flights:
+        from ..sim.bts import read_schedule   # pandas and networkx: only for a flights file
         flights, report = read_schedule(args.flights, airport, args.code)
         print("\n".join(report.lines()))
         given["flights"] = flights

@@ -23,8 +23,8 @@ from .simulation import Simulation
 
 # replaced, never changed in place, by the steps and edits (engine.sim.simulation, dispatch)
 _SHARED_TABLES = ("net", "plain_w", "plain", "plain_s", "plain_routes")
-_SHARED_KEYS = ("net", "dj", "wj", "j_routes", "j_indptr", "j_indices", "k_indptr", "k_indices",
-                "k_flat", "key_nodes", "junctions", "kidx")
+_SHARED_KEYS = ("net", "dj_from", "dj_to", "wj", "j_w", "j_indptr", "j_indices", "k_indptr",
+                "k_indices", "k_flat", "key_nodes", "junctions", "kidx")
 
 
 def fork(sim: Simulation) -> Simulation:

@@ -4,7 +4,9 @@ tugs stop and bags wait) — computed exactly from the full road graph, routes k
 Bags wait only at key nodes, so a bag-aware cost differs from plain travel time only on roads
 touching a key node; roads between two junctions never change. So:
 
-- once: all-pairs on the junction-only subgraph (``D_J``, with ``engine.apsp.solve``);
+- once: shortest paths on the junction-only subgraph (``D_J``), from the junctions a key node's
+  road leads to and to those with a road into a key node (the rows and columns of all pairs
+  that the condensed graph and its routes read);
 - on each bag change: the condensed graph on key nodes, whose edge u -> v is the cheapest road
   path from u to v through junctions only (first road u -> j1, ``D_J[j1, j2]``, last road
   j2 -> v) or a direct road; then all-pairs on it with the chosen variant.
@@ -28,11 +30,23 @@ from ..airport.cost import bag_aware_weights
 from .network import RoadNetwork, Router, _walk, csr_flat
 
 
-class KeyGraph:
-    """``all_pairs(w, variant)``: the all-pairs solver of the static junction table (default:
-    Floyd–Warshall, ``engine.apsp.solve``)."""
+def rows_of(all_pairs: Callable) -> Callable:
+    """``tables(w, sources, targets, variant)`` out of an all-pairs solver ``all_pairs(w,
+    variant)``: distances from ``sources`` (rows), to ``targets`` (rows, of the transpose), and
+    the solve's result (``variant``, ``seconds``, ``note``)."""
+    def tables(w: np.ndarray, sources: np.ndarray, targets: np.ndarray, variant: str):
+        r = all_pairs(w, variant)
+        return r.dist[sources], np.ascontiguousarray(r.dist[:, targets].T), r
+    return tables
 
-    def __init__(self, net: RoadNetwork, key: np.ndarray, variant: str, all_pairs=solve):
+
+class KeyGraph:
+    """``junction_tables(w, sources, targets, variant)``: the shortest paths of the static
+    junction subgraph from and to the junctions next to key nodes (default: rows of
+    Floyd–Warshall's all pairs, ``engine.apsp.solve``; see ``rows_of``)."""
+
+    def __init__(self, net: RoadNetwork, key: np.ndarray, variant: str,
+                 junction_tables: Callable = rows_of(solve)):
         self.net = net
         e = net.edges
         self.key_nodes = np.flatnonzero(key)
@@ -61,18 +75,25 @@ class KeyGraph:
         np.minimum.at(wj, (jidx[e.src[jj]], jidx[e.dst[jj]]), e.deciseconds[jj])
         np.fill_diagonal(wj, 0.0)
         self.wj = wj
+        # the rows of D_J the condensed weights read (from the junctions a key node's road
+        # leads to) and those its routes read (to the junctions with a road into a key node)
+        self.j_from, self.j_to = np.unique(self.kj_j), np.unique(self.jk_j)
+        self.kj_row = np.searchsorted(self.j_from, self.kj_j)
+        self.jk_row = np.searchsorted(self.j_to, self.jk_j)
         self.solves = []
         if nj:
-            r = all_pairs(wj, variant)
-            self.dj = r.dist
+            dj_from, self.dj_to, r = junction_tables(wj, self.j_from, self.j_to, variant)
             self.solves.append((r.variant, r.seconds, r.note))
+            # a condensed weight goes from a key node's road out to a road into one: only the
+            # distances between those junctions are read
+            self.dj_from = np.ascontiguousarray(dj_from[:, self.j_to])
         else:
-            self.dj = np.zeros((0, 0))
+            self.dj_from = self.dj_to = np.zeros((0, 0))
         src = jidx[e.src[jj]]
         order = np.lexsort((jidx[e.dst[jj]], src))
         self.j_indptr = np.searchsorted(src[order], np.arange(nj + 1)).astype(np.int64)
         self.j_indices = jidx[e.dst[jj]][order].astype(np.int64)
-        self.j_routes = Router(self.j_indptr, self.j_indices, self.wj, self.dj)
+        self.j_w = wj.ravel()[csr_flat(self.j_indptr, self.j_indices, nj)]  # beside CSR entries
         nk = len(self.key_nodes)
         # the condensed graph is complete: every other key node is a neighbour (no self-loops)
         self.k_indptr = np.arange(0, nk * (nk - 1) + 1, max(nk - 1, 1), dtype=np.int64)[:nk + 1]
@@ -81,11 +102,12 @@ class KeyGraph:
         self.k_flat = csr_flat(self.k_indptr, self.k_indices, nk)
         self.wk = self.dk = self.first = self.last = self.k_routes = None
         # Kept between updates, since a change of the bags changes few roads: per key node u the
-        # cheapest way from u into each junction (and the road it takes), recomputed where u's
-        # roads out changed; and the junction-route part of the condensed weights, recomputed
-        # in those rows and in the columns of key nodes whose roads in changed.
-        self._into = np.full((nk, nj), np.inf)
-        self._into_road = np.full((nk, nj), -1, dtype=np.int64)
+        # cheapest way from u into each junction with a road into a key node (and the road it
+        # takes), recomputed where u's roads out changed; and the junction-route part of the
+        # condensed weights, recomputed in those rows and in the columns of key nodes whose
+        # roads in changed.
+        self._into = np.full((nk, len(self.j_to)), np.inf)
+        self._into_road = np.full((nk, len(self.j_to)), -1, dtype=np.int64)
         self._via = np.full((nk, nk), np.inf)
         self._via_first = np.full((nk, nk), -1, dtype=np.int64)
         self._via_last = np.full((nk, nk), -1, dtype=np.int64)
@@ -111,8 +133,9 @@ class KeyGraph:
         return self.solve(variant)
 
     def solve(self, variant: str):
-        """All pairs of the condensed graph with ``variant`` (race mode runs others on it)."""
-        r = solve(self.wk, variant)
+        """All pairs of the condensed graph with ``variant`` (race mode runs others on it):
+        distances only, the routes are walked out of them (``Router``)."""
+        r = solve(self.wk, variant, routes=False)
         self.dk = r.dist
         self.k_routes = Router(self.k_indptr, self.k_indices, self.wk, self.dk, self.k_flat,
                                copy=False)
@@ -123,7 +146,7 @@ class KeyGraph:
         nothing kept (race mode). It holds that problem's own matrix, so it solves the same one
         after later updates too (a race runs in a thread of its own, behind the simulation)."""
         wk = self.wk
-        return lambda variant: solve(wk, variant)
+        return lambda variant: solve(wk, variant, routes=False)
 
     @property
     def solved(self) -> bool:
@@ -147,9 +170,9 @@ class KeyGraph:
         cols[self.jk_v[jk_w != self._jk_w]] = True
         self._kj_w, self._jk_w = kj_w, jk_w
         self.wk, self.first, self.last = _condense(
-            self.kj_ptr, self.kj_j, kj_w, rows, self._into, self._into_road, self.jk_ptr,
-            self.jk_order, self.jk_j, jk_w, np.flatnonzero(cols), self._via, self._via_first,
-            self._via_last, self.kk_u, self.kk_v, w[self.kk], self.dj)
+            self.kj_ptr, kj_w, rows, self._into, self._into_road, self.jk_ptr,
+            self.jk_order, self.jk_row, jk_w, np.flatnonzero(cols), self._via, self._via_first,
+            self._via_last, self.kk_u, self.kk_v, w[self.kk], self.kj_row, self.dj_from)
         self.build_seconds = time.perf_counter() - start
         return w
 
@@ -167,11 +190,9 @@ class KeyGraph:
         to_b = self.dist_to_key(b)
         if not np.isfinite(to_b[a]):
             return np.empty(0, dtype=np.int64)
-        jr = self.j_routes
         return _expand(_walk(self.k_indptr, self.k_indices, self.condensed_w, to_b, a, b),
-                       self.first, self.last,
-                       self.kj_j, self.jk_j, jr.indptr, jr.indices, jr.w, jr.dist_to,
-                       self.key_nodes, self.junctions)
+                       self.first, self.last, self.kj_j, self.jk_j, self.jk_row, self.j_indptr,
+                       self.j_indices, self.j_w, self.dj_to, self.key_nodes, self.junctions)
 
     @property
     def condensed_w(self) -> np.ndarray:
@@ -184,31 +205,34 @@ class KeyGraph:
 
 
 @numba.njit(cache=True, nogil=True)
-def _expand(hops, first, last, kj_j, jk_j, j_indptr, j_indices, j_w, j_dist_to, key_nodes,
-            junctions):
+def _expand(hops, first, last, kj_j, jk_j, jk_row, j_indptr, j_indices, j_w, j_dist_to,
+            key_nodes, junctions):
     """The road route of a condensed route ``hops``: each hop's first road, junction route and
-    last road (or its direct road)."""
+    last road (or its direct road). ``j_dist_to[jk_row[l]]``: distances to road l's tail."""
     out = [key_nodes[hops[0]]]
     for h in range(hops.shape[0] - 1):
         x, y = hops[h], hops[h + 1]
         f = first[x, y]
         if f >= 0:
-            j1, j2 = kj_j[f], jk_j[last[x, y]]
+            l = last[x, y]
+            j1, j2 = kj_j[f], jk_j[l]
             if j1 == j2:
                 out.append(junctions[j1])
             else:
-                for j in _walk(j_indptr, j_indices, j_w, j_dist_to[j2], j1, j2):
+                for j in _walk(j_indptr, j_indices, j_w, j_dist_to[jk_row[l]], j1, j2):
                     out.append(junctions[j])
         out.append(key_nodes[y])
     return np.array(out, dtype=np.int64)
 
 
 @numba.njit(cache=True, nogil=True)
-def _condense(kj_ptr, kj_j, kj_w, rows, into, into_road, jk_ptr, jk_order, jk_j, jk_w, cols,
-              via, via_first, via_last, kk_u, kk_v, kk_w, dj):
+def _condense(kj_ptr, kj_w, rows, into, into_road, jk_ptr, jk_order, jk_row, jk_w, cols,
+              via, via_first, via_last, kk_u, kk_v, kk_w, kj_row, dj_from):
     """The condensed weights ``wk`` and each one's first and last road (-1: a direct road).
-    Brings ``into`` up to date in ``rows`` and ``via`` in ``rows`` and ``cols`` (see __init__)."""
-    nk, nj = via.shape[0], dj.shape[0]
+    Brings ``into`` up to date in ``rows`` and ``via`` in ``rows`` and ``cols`` (see __init__).
+    ``dj_from[kj_row[k]]``: distances from road k's head to the tails of the roads into key
+    nodes, numbered ``jk_row``."""
+    nk, nj = via.shape[0], dj_from.shape[1]
     for u in range(nk):
         best = into[u]
         arg = into_road[u]
@@ -217,18 +241,18 @@ def _condense(kj_ptr, kj_j, kj_w, rows, into, into_road, jk_ptr, jk_order, jk_j,
                 best[j2] = np.inf
                 arg[j2] = -1
             for k in range(kj_ptr[u], kj_ptr[u + 1]):
-                j1 = kj_j[k]
+                d_j1 = dj_from[kj_row[k]]
                 for j2 in range(nj):
-                    c = kj_w[k] + dj[j1, j2]
+                    c = kj_w[k] + d_j1[j2]
                     if c < best[j2]:
                         best[j2] = c
                         arg[j2] = k
             for v in range(nk):
-                _via_cell(u, v, best, arg, jk_ptr, jk_order, jk_j, jk_w, via, via_first,
+                _via_cell(u, v, best, arg, jk_ptr, jk_order, jk_row, jk_w, via, via_first,
                           via_last)
         else:
             for v in cols:
-                _via_cell(u, v, best, arg, jk_ptr, jk_order, jk_j, jk_w, via, via_first,
+                _via_cell(u, v, best, arg, jk_ptr, jk_order, jk_row, jk_w, via, via_first,
                           via_last)
     wk = via.copy()
     first = via_first.copy()
@@ -246,15 +270,15 @@ def _condense(kj_ptr, kj_j, kj_w, rows, into, into_road, jk_ptr, jk_order, jk_j,
 
 
 @numba.njit(cache=True, nogil=True, inline="always")
-def _via_cell(u, v, best, arg, jk_ptr, jk_order, jk_j, jk_w, via, via_first, via_last):
+def _via_cell(u, v, best, arg, jk_ptr, jk_order, jk_row, jk_w, via, via_first, via_last):
     """u -> v through junctions only: the cheapest road into v after ``best`` (u's way into
-    each junction); ties go to the lowest road number."""
+    the tail of each road into a key node, ``jk_row``); ties go to the lowest road number."""
     c_best, f, l = np.inf, -1, -1
     for t in range(jk_ptr[v], jk_ptr[v + 1]):
         k = jk_order[t]
-        c = best[jk_j[k]] + jk_w[k]
+        c = best[jk_row[k]] + jk_w[k]
         if c < c_best:
-            c_best, f, l = c, arg[jk_j[k]], k
+            c_best, f, l = c, arg[jk_row[k]], k
     via[u, v] = c_best
     via_first[u, v] = f
     via_last[u, v] = l

@@ -10,21 +10,28 @@ solves take differs):
   distances *to* it from a solve on the reversed roads.
 
 The tables solved once (plain travel time, the junction-only graph) are all pairs in both; the
-``from-tugs`` engine solves them by SSSP from every vertex with its variant.
+``from-tugs`` engine solves them by SSSP from every vertex with its variant, and the
+``all-pairs`` engine's ``auto`` on a road network by Dijkstra (sparse: from every vertex it costs a
+fraction of Floyd–Warshall's n³ there, without a GPU; both exact, so the day is the same).
 """
 
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 from typing import Callable
 
 import numpy as np
 import scipy.sparse as sp
+from scipy.sparse.csgraph import dijkstra
 
 from ..apsp import solve as apsp_solve
+from ..apsp.solve import AUTO
+from ..gpu_device import gpu_unavailable_reason, simulated
 from ..sssp import prepare, solve as sssp_solve
-from .keygraph import KeyGraph
+from .keygraph import KeyGraph, rows_of
 from .network import RoadNetwork
+from .road_all_pairs import road_all_pairs, road_graph
 
 ALL_PAIRS, FROM_TUGS = "all-pairs", "from-tugs"
 ENGINES = {ALL_PAIRS: "all pairs on key nodes (Floyd–Warshall)",
@@ -42,9 +49,53 @@ def sssp_all_pairs(w: np.ndarray, variant: str):
     return sssp_solve(w, np.arange(len(w)), variant)
 
 
+# A source's Dijkstra costs ~20 ns per vertex and edge here, a Floyd–Warshall relaxation ~0.1 ns:
+# Dijkstra from every vertex is the cheaper all pairs when n + m is below n² / SPARSE.
+SPARSE = 100
+DIJKSTRA = "scipy-dijkstra"
+
+
+@dataclass
+class Solved:
+    """An all-pairs answer as the tables keep it."""
+    dist: np.ndarray | None   # n×n float64, np.inf where unreachable (None: rows kept apart)
+    variant: str        # what ran
+    seconds: float
+    note: str | None = None
+
+
+def once_all_pairs(w: np.ndarray, variant: str):
+    """All pairs of a table solved once with ``variant`` of Floyd–Warshall; ``auto`` on a sparse
+    graph with no GPU: Dijkstra (scipy) from the nodes off its chains of roads, the others' rows
+    from their chains' ends (``road_all_pairs``; exact, like every variant)."""
+    if not _dijkstra_here(w, variant):
+        return apsp_solve(w, variant)
+    start = time.perf_counter()
+    dist = road_all_pairs(w)
+    return Solved(dist, DIJKSTRA, time.perf_counter() - start)
+
+
+def once_junction_tables(w: np.ndarray, sources: np.ndarray, targets: np.ndarray, variant: str):
+    """``KeyGraph``'s junction tables, solved once: as ``once_all_pairs`` decides, Dijkstra from
+    the ``sources`` and, on the reversed roads, from the ``targets`` only; else rows of the
+    all pairs of ``variant``."""
+    if not _dijkstra_here(w, variant):
+        return rows_of(apsp_solve)(w, sources, targets, variant)
+    start = time.perf_counter()
+    g = road_graph(w)
+    dist_from, dist_to = dijkstra(g, indices=sources), dijkstra(g.T.tocsr(), indices=targets)
+    return dist_from, dist_to, Solved(None, DIJKSTRA, time.perf_counter() - start)
+
+
+def _dijkstra_here(w: np.ndarray, variant: str) -> bool:
+    n = len(w)
+    return (variant == AUTO and (simulated() or gpu_unavailable_reason() is not None)
+            and SPARSE * (n + np.count_nonzero(w != np.inf)) < n * n)
+
+
 def all_pairs_solver(engine: str) -> Callable:
     """``solve(w, variant)`` of the engine's family for the tables solved once."""
-    return sssp_all_pairs if check_engine(engine) == FROM_TUGS else apsp_solve
+    return sssp_all_pairs if check_engine(engine) == FROM_TUGS else once_all_pairs
 
 
 def variants_of(engine: str) -> list:
@@ -75,7 +126,7 @@ def key_graph(engine: str, net: RoadNetwork, key: np.ndarray, variant: str,
               tug_nodes: Callable[[], np.ndarray]) -> KeyGraph:
     if check_engine(engine) == FROM_TUGS:
         return TugKeyGraph(net, key, variant, tug_nodes)
-    return KeyGraph(net, key, variant)
+    return KeyGraph(net, key, variant, junction_tables=once_junction_tables)
 
 
 class TugKeyGraph(KeyGraph):
@@ -85,7 +136,7 @@ class TugKeyGraph(KeyGraph):
 
     def __init__(self, net: RoadNetwork, key: np.ndarray, variant: str,
                  tug_nodes: Callable[[], np.ndarray]):
-        super().__init__(net, key, variant, all_pairs=sssp_all_pairs)
+        super().__init__(net, key, variant, junction_tables=rows_of(sssp_all_pairs))
         self.tug_nodes = tug_nodes
         self.variant = variant
         self.graph = self.sources = self.k_w = None

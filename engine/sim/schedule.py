@@ -189,11 +189,13 @@ def make_bags(flights: list[Flight], sorts: np.ndarray, gates: np.ndarray,
         if len(outs):
             n = rng.poisson(p.transfer_mean)
             pick = outs[rng.integers(0, len(outs), n)]
-            for o in pick:
-                origin.append(f.gate), dest.append(dep_gate[o])
-                ready.append(round(f.arrival + rng.uniform(p.unload_min_s, p.unload_max_s), 1))
-                deadline.append(deps[o] - p.loading_margin_s), kind.append(TRANSFER)
-                flight.append(o)
+            unload = rng.uniform(p.unload_min_s, p.unload_max_s, n)  # = n draws one at a time
+            origin += [f.gate] * n
+            dest += dep_gate[pick].tolist()
+            ready += [round(f.arrival + u, 1) for u in unload.tolist()]
+            deadline += (deps[pick] - p.loading_margin_s).tolist()
+            kind += [TRANSFER] * n
+            flight += pick.tolist()
         # check-in bags for this outbound flight, dropped at a sort station
         if len(sorts):
             n = rng.poisson(p.checkin_mean)

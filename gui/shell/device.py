@@ -4,21 +4,8 @@
 from __future__ import annotations
 
 import os
-import platform
 
-from engine.gpu_device import gpu_name, gpu_unavailable_reason, simulated
-
-
-def cpu_model() -> str:
-    """The CPU's model name (Linux: /proc/cpuinfo), else what ``platform`` says, else ''."""
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as fh:
-            for line in fh:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or ""
+from engine.gpu_device import cpu_model, gpu_name, gpu_unavailable_reason, simulated
 
 
 def timing_device() -> str:

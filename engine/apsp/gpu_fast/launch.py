@@ -13,6 +13,7 @@ from numba import cuda
 
 from ...gpu_launch import THREADS as ROW_THREADS  # few under the simulator, 256 on a GPU
 from ...gpu_launch import ceil_div
+from ...user_cache import cache_folder
 from .source import SIMULATED, generated_source
 from .tuning import Tuning
 
@@ -51,8 +52,7 @@ def kernel_cache_dir() -> str:
     else the user's cache folder (``$XDG_CACHE_HOME`` or ``~/.cache``)/bagroute/gpu_fast, which
     survives restarts (the temporary folder does not, everywhere); the temporary folder only
     where that cannot be written."""
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    for folder in (os.environ.get("BAGROUTE_KERNEL_CACHE"), os.path.join(base, "bagroute", "gpu_fast"),
+    for folder in (os.environ.get("BAGROUTE_KERNEL_CACHE"), os.path.join(cache_folder(), "gpu_fast"),
                    os.path.join(tempfile.gettempdir(), "bagroute_gpu_fast")):
         if folder:
             try:

@@ -1,0 +1,40 @@
+"""Where a simulated day's CPU goes: the simulate command's imports, the day's set-up (schedule,
+bags, the tables solved once), the day itself, and the wall time of its all-pairs solves by kind
+(from the day's recompute log). Run it in each checkout to compare (its own PYTHONPATH):
+
+    PYTHONPATH=. python benchmarks/day_phases.py hub-atl --seed 0
+"""
+
+import argparse
+import time
+
+start = time.process_time()
+import engine.commands.simulate  # noqa: E402,F401  (what `python main.py simulate` imports)
+from engine.airport.layout_io import load_bundled_or_file  # noqa: E402
+from engine.sim.simulation import SimConfig, Simulation  # noqa: E402
+
+imported = time.process_time()
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("airport", nargs="?", default="hub-atl")
+    ap.add_argument("--seed", type=int, default=0)
+    a = ap.parse_args()
+    t0 = time.process_time()
+    sim = Simulation(load_bundled_or_file(a.airport), SimConfig(seed=a.seed))
+    t1 = time.process_time()
+    sim.run_until(sim.end_time)
+    t2 = time.process_time()
+    solves = {}
+    for r in sim.tables.log:
+        n, s = solves.get(r.kind, (0, 0.0))
+        solves[r.kind] = (n + 1, s + r.seconds)
+    print(f"{a.airport} seed {a.seed}: CPU imports {imported - start:.2f} s, set-up {t1 - t0:.2f} s, "
+          f"day {t2 - t1:.2f} s, total {t2 - start:.2f} s")
+    for kind, (n, s) in solves.items():
+        print(f"  {kind}: {n} solve(s), {s:.2f} s wall ({', '.join(sorted({r.variant for r in sim.tables.log if r.kind == kind}))})")
+
+
+if __name__ == "__main__":
+    main()
