@@ -33,7 +33,8 @@ def main() -> None:
     print(f"{a.airport} seed {a.seed}: CPU imports {imported - start:.2f} s, set-up {t1 - t0:.2f} s, "
           f"day {t2 - t1:.2f} s, total {t2 - start:.2f} s")
     for kind, (n, s) in solves.items():
-        print(f"  {kind}: {n} solve(s), {s:.2f} s wall ({', '.join(sorted({r.variant for r in sim.tables.log if r.kind == kind}))})")
+        names = ", ".join(sorted({r.variant for r in sim.tables.log if r.kind == kind}))
+        print(f"  {kind}: {n} solve(s), {s:.2f} s wall ({names})")
 
 
 if __name__ == "__main__":
