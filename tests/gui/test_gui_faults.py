@@ -30,13 +30,13 @@ def failing_gpu(monkeypatch):
     state = {"fault": None, "works_for": 0, "runs": 0}
     original = Variant.run
 
-    def run(self, w):
+    def run(self, w, routes=True):
         if self.name != "gpu-blocked":
-            return original(self, w)
+            return original(self, w, routes)
         state["runs"] += 1
         if state["fault"] is not None and state["runs"] > state["works_for"]:
             raise FAULTS[state["fault"]]()
-        return original(get_variant("cpu-blocked"), w)
+        return original(get_variant("cpu-blocked"), w, routes)
 
     monkeypatch.setattr(Variant, "run", run)
     return lambda fault, works_for: state.update(fault=fault, works_for=works_for, runs=0)
