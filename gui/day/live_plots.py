@@ -43,6 +43,8 @@ VARIANT_COLORS = {
 EXTRA_COLORS = ("#0b7285", "#5c940d", "#862e9c", "#a61e4d")
 LEGEND_ROW_PX, LEGEND_PAD_PX = 18, 22   # the timing legend's height before it is laid out:
                                         # per entry, and its margins and offset
+LEGEND_ONE_COLUMN = 3                   # more variants than this: the legend in two columns
+LEGEND_SHARE = 0.5                      # the legend's room is at most half the plot's height
 
 
 def _ms(seconds: float) -> str:
@@ -139,8 +141,8 @@ class TimingPlot(pg.PlotWidget):
         self.plot.setLabel("bottom", "recompute #")
         self.legend = self.plot.addLegend(offset=(8, 6), labelTextColor="#212529",
                                           brush=pg.mkBrush(255, 255, 255, 225),
-                                          pen=pg.mkPen("#ced4da"), labelTextSize="9pt",
-                                          verSpacing=-6)
+                                          pen=pg.mkPen("#ced4da"), labelTextSize="8.5pt",
+                                          verSpacing=-6, horSpacing=6)
         self.device = ""
         self.graph = ""
         self.family = "Floyd–Warshall"
@@ -254,13 +256,14 @@ class TimingPlot(pg.PlotWidget):
             x = np.array([p[0] for p in d], dtype=float)
             y = np.log10(np.array([p[1] for p in d], dtype=float) * 1000.0)
             cur, med = self.stats(name)
-            label = f"{name}: {_ms(cur)} (median {_ms(med)})"
+            label = f"{name} {_ms(cur)} (med. {_ms(med)})"
             if name not in self.curves:
                 color = VARIANT_COLORS.get(name, EXTRA_COLORS[len(self.curves) % len(EXTRA_COLORS)])
                 curve = pg.PlotDataItem(pen=pg.mkPen(color, width=2), symbol="o", symbolSize=4,
                                         symbolBrush=color, symbolPen=None, name=label)
                 self.plot.addItem(curve)
                 self.curves[name] = curve
+                self.legend.setColumnCount(1 if len(self.curves) <= LEGEND_ONE_COLUMN else 2)
             curve = self.curves[name]
             curve.setData(x, y)
             curve.setSymbol("o" if len(x) <= 60 else None)
@@ -278,13 +281,15 @@ class TimingPlot(pg.PlotWidget):
 
     def _legend_room(self, span: float, rows: int) -> float:
         """Decades to add above the curves so the legend (``rows`` entries, top left) sits over
-        empty plot, not over them: its share of the view's height, at most two thirds."""
+        empty plot, not over them: its share of the view's height, at most ``LEGEND_SHARE`` (more
+        variants than ``LEGEND_ONE_COLUMN`` take two columns, so it stays low)."""
         height = self.plot.vb.height()
         if height <= 0:
             return 0.0
+        rows = rows if rows <= LEGEND_ONE_COLUMN else math.ceil(rows / 2)
         legend = max(LEGEND_ROW_PX * rows + LEGEND_PAD_PX,
                      self.legend.mapRectToParent(self.legend.boundingRect()).bottom() + 8)
-        share = min(legend / height, 2 / 3)
+        share = min(legend / height, LEGEND_SHARE)
         return math.ceil(2 * max(span, 0.5) * share / (1 - share)) / 2   # whole half decades
 
     def write_csv(self, path) -> Path:

@@ -73,6 +73,24 @@ def test_timing_plot_redraws_at_a_bounded_rate_and_catches_up_on_flush(qtbot):
     assert len(plot.rows) == 3
 
 
+def test_race_modes_seven_variants_keep_their_curves_in_the_plots_lower_half_at_most(qtbot):
+    # the dock's size in the app at 1600 × 1000; on the H100 host the axis once ran to 10¹⁴ ms
+    plot = TimingPlot()
+    qtbot.addWidget(plot)
+    plot.resize(620, 240)
+    plot.show()
+    medians = {"gpu-fast": 0.4, "cpu-linear": 12, "cpu-blocked": 1.9, "gpu-linear": 33,
+               "gpu-coalesced": 37, "gpu-shared": 36, "gpu-blocked": 8}
+    for r in range(1, 41):
+        plot.add([Timing(r, 120.0 * r, v, ms * (1 + (r % 5) / 10) / 1000, 233, True)
+                  for v, ms in medians.items()])
+    plot.flush()
+    lo, hi = plot._y_range
+    curves_lo, curves_hi = -0.5, 2.0               # 0.4 ms and 48 ms in half decades
+    assert lo == curves_lo and curves_hi < hi <= curves_hi + (curves_hi - curves_lo)
+    assert plot.legend.columnCount == 2
+
+
 def test_axis_ceilings_move_in_whole_steps():
     assert [nice_ceiling(v) for v in (0, 0.5, 1, 1.2, 3, 7, 11, 480)] == [1, 1, 1, 2, 5, 10, 20, 500]
 
