@@ -9,54 +9,44 @@ from PySide6.QtWidgets import QMessageBox, QWidget
 REPLAY, DISCARD, SAVE = "replay", "discard", "save"
 
 
-def restart_box(parent: QWidget, edits: list[str]) -> QMessageBox:
-    """The question before a restart throws away a day with ``edits`` (their texts)."""
+def edits_box(parent: QWidget, title: str, question: str, edits: list[str], keep: str,
+              keep_label: str) -> QMessageBox:
+    """A question about a day with ``edits`` (their texts, the first eight shown): its buttons
+    are ``box.<keep>`` (``keep_label``, the default), ``box.discard`` and ``box.cancel``."""
     n = len(edits)
-    them = "them" if n != 1 else "it"
-    box = QMessageBox(QMessageBox.Icon.Question, "Restart the day",
-                      f"This day has {n} what-if edit{'s' if n != 1 else ''}. Replay {them} on "
-                      f"the new day, at the same simulated times, or discard {them}?",
+    box = QMessageBox(QMessageBox.Icon.Question, title,
+                      f"This day has {n} what-if edit{'s' if n != 1 else ''}. {question}",
                       QMessageBox.StandardButton.NoButton, parent)
-    shown = edits[:8] + ([f"… and {n - 8} more"] if n > 8 else [])
-    box.setInformativeText("\n".join(shown))
-    box.replay = box.addButton("Replay edits", QMessageBox.ButtonRole.AcceptRole)
+    box.setInformativeText("\n".join(edits[:8] + ([f"… and {n - 8} more"] if n > 8 else [])))
+    setattr(box, keep, box.addButton(keep_label, QMessageBox.ButtonRole.AcceptRole))
     box.discard = box.addButton("Discard", QMessageBox.ButtonRole.DestructiveRole)
     box.cancel = box.addButton(QMessageBox.StandardButton.Cancel)
-    box.setDefaultButton(box.replay)
+    box.setDefaultButton(getattr(box, keep))
     box.setEscapeButton(box.cancel)
     return box
+
+
+def ask(box: QMessageBox, keep: str) -> str | None:
+    """Show ``box`` (from ``edits_box``): ``keep``, ``DISCARD`` or None (cancelled)."""
+    box.exec()
+    clicked = box.clickedButton()
+    return keep if clicked is getattr(box, keep) else DISCARD if clicked is box.discard else None
 
 
 def ask_restart(parent: QWidget, edits: list[str]) -> str | None:
-    """``REPLAY``, ``DISCARD`` or None (cancelled)."""
-    box = restart_box(parent, edits)
-    box.exec()
-    clicked = box.clickedButton()
-    return REPLAY if clicked is box.replay else DISCARD if clicked is box.discard else None
-
-
-def leave_box(parent: QWidget, edits: list[str], opening: str) -> QMessageBox:
-    """The question before opening ``opening`` drops a day with ``edits`` (their texts)."""
-    n = len(edits)
-    box = QMessageBox(QMessageBox.Icon.Question, "Open another airport",
-                      f"This day has {n} what-if edit{'s' if n != 1 else ''}. Opening {opening} "
-                      f"discards {'them' if n != 1 else 'it'} — save them as a scenario first?",
-                      QMessageBox.StandardButton.NoButton, parent)
-    box.setInformativeText("\n".join(edits[:8] + ([f"… and {n - 8} more"] if n > 8 else [])))
-    box.save = box.addButton("Save scenario…", QMessageBox.ButtonRole.AcceptRole)
-    box.discard = box.addButton("Discard", QMessageBox.ButtonRole.DestructiveRole)
-    box.cancel = box.addButton(QMessageBox.StandardButton.Cancel)
-    box.setDefaultButton(box.save)
-    box.setEscapeButton(box.cancel)
-    return box
+    """Before a restart: ``REPLAY`` the edits on the new day, ``DISCARD`` them, or None."""
+    them = "them" if len(edits) != 1 else "it"
+    return ask(edits_box(parent, "Restart the day", f"Replay {them} on the new day, at the same "
+                         f"simulated times, or discard {them}?", edits, REPLAY, "Replay edits"),
+               REPLAY)
 
 
 def ask_leave(parent: QWidget, edits: list[str], opening: str) -> str | None:
-    """``SAVE``, ``DISCARD`` or None (cancelled)."""
-    box = leave_box(parent, edits, opening)
-    box.exec()
-    clicked = box.clickedButton()
-    return SAVE if clicked is box.save else DISCARD if clicked is box.discard else None
+    """Before ``opening`` replaces the day: ``SAVE`` the edits as a scenario first, ``DISCARD``
+    them, or None (cancelled)."""
+    them = "them" if len(edits) != 1 else "it"
+    return ask(edits_box(parent, "Open another airport", f"Opening {opening} discards {them} — "
+                         f"save {them} as a scenario first?", edits, SAVE, "Save scenario…"), SAVE)
 
 
 def confirm_overlap(parent: QWidget, gate: str, to: str, overlaps: list[str]) -> bool:
