@@ -19,7 +19,7 @@ from engine.airport.layout_io import AIRPORTS_DIR
 from engine.sim.dispatch import POLICIES
 from engine.sim.edit_io import TimedEdit, edit_to_dict
 from engine.sim.simulation import SimConfig
-from engine.sweep.runner import default_workers
+from engine.sweep.common import default_workers
 from engine.sweep.scenario import NO_EDITS, Sweep, SweepError, sweep_from_dict
 
 from .run import Where
