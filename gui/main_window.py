@@ -246,8 +246,8 @@ class MainWindow(QMainWindow):
                 message = f"{path}: {message}"
             self.status.error(f"Could not open airport {path.name}", message)
             return False
-        if self.airport is not None and not self.whatif.confirm_leave(path.name,
-                                                                      self.scenarios.save):
+        if (self.airport is not None and not self.scenarios.edits_saved()
+                and not self.whatif.confirm_leave(path.name, self.scenarios.save)):
             self.status.hold(f"Kept {self.airport.name} and its what-if edits open.")
             return False
         self.airport, self.airport_path = airport, path

@@ -21,6 +21,7 @@ class ScenarioFiles:
     def __init__(self, window):
         self.window = window
         self.flights_file: Path | None = None   # the schedule file of an opened scenario
+        self.saved_edits: list | None = None    # the timed edits the last scenario saved
         window.actions.register_all([
             ActionSpec("file.open-scenario", "Open s&cenario…", lambda: self.open(), "file",
                        before="file.open-sweep"),
@@ -47,9 +48,14 @@ class ScenarioFiles:
         except (InputError, OSError, ValueError) as exc:
             w.status.error("Could not save the scenario", str(exc))
             return None
+        self.saved_edits = edits
         w.status.hold(f"Saved the scenario ({len(edits)} edits) to {path}: python main.py "
                       f"simulate {Path(path).name} replays it")
         return Path(path)
+
+    def edits_saved(self) -> bool:
+        """Whether the day's edits are all in the scenario saved last (nothing to lose)."""
+        return self.saved_edits == self.window.whatif.timed_edits()
 
     def open(self, path=None) -> bool:
         """Open a scenario: its airport and settings, its day replaying its edits."""
