@@ -256,7 +256,7 @@ class TimingPlot(pg.PlotWidget):
             x = np.array([p[0] for p in d], dtype=float)
             y = np.log10(np.array([p[1] for p in d], dtype=float) * 1000.0)
             cur, med = self.stats(name)
-            label = f"{name} {_ms(cur)} (med. {_ms(med)})"
+            label = f"{name} {_ms(cur)} (median {_ms(med)})"
             if name not in self.curves:
                 color = VARIANT_COLORS.get(name, EXTRA_COLORS[len(self.curves) % len(EXTRA_COLORS)])
                 curve = pg.PlotDataItem(pen=pg.mkPen(color, width=2), symbol="o", symbolSize=4,
