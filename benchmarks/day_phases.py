@@ -1,11 +1,13 @@
 """Where a simulated day's CPU goes: the simulate command's imports, the day's set-up (schedule,
 bags, the tables solved once), the day itself, and the wall time of its all-pairs solves by kind
-(from the day's recompute log). Run it in each checkout to compare (its own PYTHONPATH):
+(from the day's recompute log), and the day less its bag-aware solves: the event loop's own
+work. Run it in each checkout to compare (its own PYTHONPATH):
 
-    PYTHONPATH=. python benchmarks/day_phases.py hub-atl --seed 0
+    PYTHONPATH=. python benchmarks/day_phases.py hub-atl --seed 0 [--policy P] [--profile out.prof]
 """
 
 import argparse
+import cProfile
 import time
 
 start = time.process_time()
@@ -20,11 +22,20 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("airport", nargs="?", default="hub-atl")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--policy", default=None, help="dispatch policy (default: the default one)")
+    ap.add_argument("--profile", default=None, help="write cProfile stats of the day here")
     a = ap.parse_args()
     t0 = time.process_time()
-    sim = Simulation(load_bundled_or_file(a.airport), SimConfig(seed=a.seed))
+    config = SimConfig(seed=a.seed, **({"policy": a.policy} if a.policy else {}))
+    sim = Simulation(load_bundled_or_file(a.airport), config)
     t1 = time.process_time()
+    prof = cProfile.Profile() if a.profile else None
+    if prof:
+        prof.enable()
     sim.run_until(sim.end_time)
+    if prof:
+        prof.disable()
+        prof.dump_stats(a.profile)
     t2 = time.process_time()
     solves = {}
     for r in sim.tables.log:
@@ -35,6 +46,8 @@ def main() -> None:
     for kind, (n, s) in solves.items():
         names = ", ".join(sorted({r.variant for r in sim.tables.log if r.kind == kind}))
         print(f"  {kind}: {n} solve(s), {s:.2f} s wall ({names})")
+    in_day = sum(s for kind, (n, s) in solves.items() if kind == "bag-aware")
+    print(f"  the event loop's own work: {t2 - t1 - in_day:.2f} s (the day less its bag-aware solves)")
 
 
 if __name__ == "__main__":
