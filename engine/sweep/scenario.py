@@ -98,18 +98,23 @@ def load_sweep(path) -> Sweep:
     return sweep_from_dict(read_toml(path, SweepError), path)
 
 
-def save_sweep(path, data: dict, head: str = "") -> Sweep:
+def save_sweep(path, data: dict, head: str = "", airports: dict | None = None) -> Sweep:
     """Write the sweep file of ``data`` (its tables: [sweep], [factors], edits sets) to ``path``
-    and return it loaded; ``SweepError``, nothing written, if it would not load."""
+    and return it loaded (``airports`` as in ``sweep_from_dict``); ``SweepError``, nothing
+    written, if it would not load."""
     path = Path(path)
     text = toml_text(data, head)
-    sweep = sweep_from_dict(tomllib.loads(text), path)
+    sweep = sweep_from_dict(tomllib.loads(text), path, airports)
     path.write_text(text, encoding="utf-8", newline="\n")
     return sweep
 
 
-def sweep_from_dict(data: dict, path: Path) -> Sweep:
+def sweep_from_dict(data: dict, path: Path, airports: dict | None = None) -> Sweep:
+    """The sweep of a scenario file's tables ``data`` (``path``: where relative files are found).
+    ``airports`` maps layout values to airports already read and checked (the app's open one):
+    those are used as they are, not read again."""
     p: list[str] = []
+    known = airports or {}
     settings, factors = top_tables(data, ("sweep", "factors"),
                                    "[sweep], [factors] and [[edits.NAME]]", p, also=("edits",))
     for key in sorted(set(settings) - _SWEEP_KEYS):
@@ -139,7 +144,8 @@ def sweep_from_dict(data: dict, path: Path) -> Sweep:
     airports = {}
     for value in filter(_is_text, layouts or []):   # the others are named above
         try:
-            airports[value] = load_airport(layout_path(value, path))
+            airports[value] = (known[value] if value in known else
+                               load_airport(layout_path(value, path)))
         except LayoutError as exc:
             p.extend(f"[factors] layout {value!r}: {line}" for line in exc.problems)
     edit_sets = {NO_EDITS: ()}

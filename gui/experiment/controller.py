@@ -80,7 +80,7 @@ class Experiments(QObject):
         """Run the experiment ``dialog`` chose, with a progress dialog that can cancel it."""
         try:
             out = results_folder(dialog.folder(), "experiment")
-            sweep = save_sweep(out / SWEEP_FILE, dialog.data(), HEAD)
+            sweep = save_sweep(out / SWEEP_FILE, dialog.data(), HEAD, dialog.loaded)
         except (SweepError, ValueError, OSError) as exc:
             self._failed("The experiment cannot run", str(exc))
             return
@@ -157,7 +157,7 @@ class Experiments(QObject):
                 "factors": factors, "edits": {WHATIF: [edit_to_dict(e) for e in self.edits]}}
         try:
             out = results_folder(self.settings.value(KEYS["folder"], "", type=str), "compare")
-            sweep = save_sweep(out / SWEEP_FILE, data, HEAD)
+            sweep = save_sweep(out / SWEEP_FILE, data, HEAD, {factors["layout"]: airport})
         except (SweepError, OSError) as exc:
             self.seeds.say(f"Could not run: {exc}")
             return

@@ -1,7 +1,8 @@
 """Tools ▸ Run experiment…: factors picked from the open airport (fleet sizes, dispatch policies,
 the current what-if edits or none, load), the day's length, seeds, where the days run (a local
 Dask cluster, or a scheduler whose address the app's settings remember) and where the results go.
-The dialog only chooses: ``sweep()`` is the engine's ``Sweep`` of those choices."""
+The dialog only chooses: ``sweep()`` is the engine's ``Sweep`` of those choices, checked as the
+user types against the airport already open (the layout file is not read again on each change)."""
 
 from __future__ import annotations
 
@@ -37,14 +38,16 @@ def layout_value(path: Path) -> str:
     return path.stem if path.parent == AIRPORTS_DIR.resolve() else path.as_posix()
 
 
-def numbers(text: str, kind=float) -> list:
-    """"8, 16 24" as [8, 16, 24]; ``ValueError`` naming the item that is not a number."""
+def numbers(field: str, text: str, kind=float) -> list:
+    """"8, 16 24" as [8, 16, 24]; ``ValueError`` naming the field and the item that is not a
+    number."""
     out = []
     for item in text.replace(",", " ").split():
         try:
             out.append(kind(item))
         except ValueError:
-            raise ValueError(f"{item!r} is not a {'whole ' if kind is int else ''}number") from None
+            raise ValueError(f"{field}: {item!r} is not a {'whole ' if kind is int else ''}"
+                             "number") from None
     return out
 
 
@@ -74,6 +77,7 @@ class ExperimentDialog(QDialog):
         super().__init__(parent)
         self.setWindowTitle("Run experiment")
         self.airport, self.path, self.settings = airport, Path(path), settings
+        self.loaded = {layout_value(self.path): airport}   # the sweep's layout, read once
         self.edits = [TimedEdit(e.t, e.edit) for e in edits]
         own = sum(f.count for f in airport.fleets)
         fleet = config.tugs or own
@@ -172,8 +176,8 @@ class ExperimentDialog(QDialog):
     # -- what was chosen -------------------------------------------------------------------------
     def data(self) -> dict:
         """The sweep file's tables for the choices (``ValueError`` saying what is wrong)."""
-        fleets = numbers(self.fleet_edit.text(), int)
-        loads = numbers(self.load_edit.text())
+        fleets = numbers("Fleet sizes", self.fleet_edit.text(), int)
+        loads = numbers("Load", self.load_edit.text())
         policies = [name for name, box in self.policy_boxes.items() if box.isChecked()]
         edits = [v for v, box in ((NO_EDITS, self.none_box), (WHATIF, self.whatif_box))
                  if box.isChecked() and box.isEnabled()]
@@ -190,9 +194,9 @@ class ExperimentDialog(QDialog):
         return data
 
     def sweep(self) -> Sweep:
-        """The engine's sweep of the choices (``SweepError``/``ValueError`` saying what is
-        wrong), not written anywhere."""
-        return sweep_from_dict(self.data(), self.path.parent / SWEEP_FILE)
+        """The engine's sweep of the choices on the open airport (``SweepError``/``ValueError``
+        saying what is wrong), not written anywhere."""
+        return sweep_from_dict(self.data(), self.path.parent / SWEEP_FILE, self.loaded)
 
     def where(self) -> Where:
         if self.remote_radio.isChecked():

@@ -15,6 +15,7 @@ from engine.sim.edit_io import TimedEdit
 from engine.sim.edits import AddTugs, CloseRoad
 from engine.sim.simulation import SimConfig
 from engine.sweep.runner import open_client
+from engine.sweep import scenario
 from engine.sweep.scenario import load_sweep
 from gui.experiment.dialog import KEYS, WHATIF, ExperimentDialog
 from tests.gui.conftest import SIM_TIMEOUT_MS
@@ -83,6 +84,36 @@ def test_the_dialog_builds_the_sweep_of_its_choices(qtbot, settings):
     assert settings.fileName().endswith("bagroute.ini")   # the app's settings, not the user's
 
 
+@pytest.fixture
+def reads(monkeypatch):
+    """The layout files this process reads while checking or saving a sweep."""
+    seen = []
+    real = scenario.load_airport
+    monkeypatch.setattr(scenario, "load_airport", lambda path: seen.append(path) or real(path))
+    return seen
+
+
+def test_typing_checks_against_the_open_airport_without_reading_its_file(qtbot, settings, reads):
+    path = bundled_airports()["hub-atl"]          # the largest: a read is felt on each key
+    d = ExperimentDialog(load_airport(path), path, SimConfig(hours=2, tugs=300), [], settings)
+    qtbot.addWidget(d)
+    for text in ("2", "20", "200", "200,", "200, 4", "200, 40", "200, 400"):
+        d.fleet_edit.setText(text)
+    for text in ("1", "1,", "1, 1", "1, 1.5"):
+        d.load_edit.setText(text)
+    d.seeds_spin.setValue(3)
+    d.hours_spin.setValue(1.5)
+    d.policy_boxes["baseline"].setChecked(True)
+    assert reads == []
+    assert d.count_label.text() == "8 combinations × 3 seeds = 24 days" and d.run_button.isEnabled()
+    d.fleet_edit.setText("200, x")                # bad input: the field and the item named
+    assert d.error_label.text() == "Fleet sizes: 'x' is not a whole number"
+    d.fleet_edit.setText("200")
+    d.load_edit.setText("1, much")
+    assert d.error_label.text() == "Load: 'much' is not a number"
+    assert not d.run_button.isEnabled() and reads == []
+
+
 def choose(w, qtbot, fleets="1, 2", hours=2.0, seeds=2):
     d = w.experiments.open_dialog()
     qtbot.addWidget(d)
@@ -93,7 +124,8 @@ def choose(w, qtbot, fleets="1, 2", hours=2.0, seeds=2):
 
 
 def test_an_experiment_runs_on_dask_and_opens_in_the_sweep_view_with_intervals(day_window,
-                                                                               qtbot, tmp_path):
+                                                                               qtbot, tmp_path,
+                                                                               reads):
     w = day_window
     d = choose(w, qtbot)
     progress = []
@@ -102,6 +134,7 @@ def test_an_experiment_runs_on_dask_and_opens_in_the_sweep_view_with_intervals(d
         d.run_button.click()
         assert w.experiments.run.busy          # the UI thread is free while the days run
     view = blocker.args[0]
+    assert reads == []                # the open airport is run; its file is not read again
     assert progress[-1] == (4, 4) and sorted(p[0] for p in progress) == [1, 2, 3, 4]
     out = view.source
     assert out.parent == tmp_path / "results"            # the folder chosen in the settings
