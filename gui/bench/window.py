@@ -25,6 +25,7 @@ from engine.bench.run import Failure, failures_in
 from engine.input_error import InputError
 
 from ..settings import app_settings
+from .folder import ResultsFolder
 from .lists import ResultsTable, VariantList
 from .options import OptionControls
 from .plot import BenchPlot
@@ -128,6 +129,7 @@ class BenchWindow(QMainWindow):
         self._set_progress("no run yet")
         self.open_button = QPushButton("Open results…")
         self.save_button = QPushButton("Save results…")
+        self.folder = ResultsFolder(self.settings)
 
         left = QWidget()
         lv = QVBoxLayout(left)
@@ -135,7 +137,7 @@ class BenchWindow(QMainWindow):
         lv.addWidget(self.problem_box)
         lv.addWidget(_box("Variants", self.variant_list))
         lv.addWidget(_box("Run", form, _row(self.run_button, self.cancel_button), self.progress))
-        lv.addWidget(_box("Results file", _row(self.open_button, self.save_button)))
+        lv.addWidget(_box("Results file", _row(self.open_button, self.save_button), self.folder))
         lv.addStretch(1)
         left.setFixedWidth(300)
 
@@ -349,18 +351,16 @@ class BenchWindow(QMainWindow):
 
     # -- files -----------------------------------------------------------------------------
 
-    def _dir(self) -> str:
-        return self.settings.value("bench/dir", str(Path.cwd()), type=str)
-
     def _choose_open(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, "Open benchmark results", self._dir(),
+        path, _ = QFileDialog.getOpenFileName(self, "Open benchmark results",
+                                              str(self.folder.ready()),
                                               "Benchmark results (*.json);;All files (*)")
         if path:
             self.load_file(path)
 
     def _choose_save(self) -> None:
         path, _ = QFileDialog.getSaveFileName(self, "Save benchmark results",
-                                              str(Path(self._dir()) / "bench.json"),
+                                              str(self.folder.ready() / "bench.json"),
                                               "Benchmark results (*.json)")
         if path:
             self.save_file(path)
@@ -376,7 +376,7 @@ class BenchWindow(QMainWindow):
         except OSError as exc:
             self._error(f"Could not save {path}: {exc.strerror or exc}.")
             return False
-        self.settings.setValue("bench/dir", str(path.parent))
+        self.folder.set_path(path.parent)
         self.set_status(f"Saved {len(self.report.points)} points to {path}.")
         return True
 
@@ -396,7 +396,7 @@ class BenchWindow(QMainWindow):
         self.report = report
         self.failures = failures_in(report.answers)
         self.source = path.name
-        self.settings.setValue("bench/dir", str(path.parent))
+        self.folder.set_path(path.parent)
         self._set_progress("opened from a file")
         self._set_running(False)
         self._show()
