@@ -1,6 +1,11 @@
 """The tiny sweep the sweep tests share: 2 fleets × 2 policies × 2 seeds of the paper's 5-node
 airport, one hour each (8 days in about a second)."""
 
+import os
+import signal
+
+from engine.sweep.day import run_day
+
 TINY = """
 [sweep]
 seeds = 2
@@ -19,3 +24,26 @@ def tiny(tmp_path, text=TINY):
     path = tmp_path / "tiny.toml"
     path.write_text(text)
     return path
+
+
+# Day functions of the pool's tests (importable by name, so spawned workers find them too): the
+# real day, except for run 3.
+
+def raises_on_run_3(airport, run, variant, edits=()):
+    if run.index == 3:
+        raise ValueError("no such road")
+    return run_day(airport, run, variant, edits)
+
+
+def exits_on_run_3(airport, run, variant, edits=()):
+    """Run 3's worker process ends at once, without a word (as a crash does)."""
+    if run.index == 3:
+        os._exit(3)
+    return run_day(airport, run, variant, edits)
+
+
+def killed_on_run_3(airport, run, variant, edits=()):
+    """Run 3's worker process is killed (as the out-of-memory killer does)."""
+    if run.index == 3:
+        os.kill(os.getpid(), signal.SIGKILL)
+    return run_day(airport, run, variant, edits)

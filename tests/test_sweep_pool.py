@@ -3,6 +3,7 @@ benchmark built on it: the same rows as the days run one by one, stopping keeps 
 a failing day is reported, and benchmarks/sweep_scaling.py writes its files — whole or cut."""
 
 import json
+import time
 
 import numba
 import pandas as pd
@@ -15,8 +16,10 @@ from engine.sweep.pool import run_pool, seed_major
 from engine.sweep.results import summarise
 from engine.sweep.save import save_outcome
 from engine.sweep.scenario import load_sweep
-from tests.sweep_tiny import tiny
+from tests.sweep_tiny import exits_on_run_3, killed_on_run_3, raises_on_run_3, tiny
 from tools.sweep_table import report, table
+
+SAFETY_S = 60.0
 
 @pytest.fixture
 def sweep(tmp_path):
@@ -57,15 +60,36 @@ def test_stopping_keeps_the_days_already_finished(sweep):
     assert row == one_by_one(sweep)[index]
 
 
-def test_a_day_that_raises_is_a_failure_and_the_others_still_run(sweep, monkeypatch):
-    def broken(airport, run, variant, edits=()):
-        if run.index == 3:
-            raise ValueError("no such road")
-        return run_day(airport, run, variant, edits)
-    monkeypatch.setattr(pool, "run_day", broken)     # the forked workers inherit it
-    outcome = run_pool(sweep, sweep.runs(), workers=2)
+def test_a_day_that_raises_is_a_failure_and_the_others_still_run(sweep):
+    outcome = run_pool(sweep, sweep.runs(), workers=2, day=raises_on_run_3)
     assert sorted(outcome.rows) == [0, 1, 2, 4, 5, 6, 7]
     assert [(f.run.index, f.error) for f in outcome.failures] == [(3, "ValueError: no such road")]
+
+
+def within_a_minute():
+    """A stop() that ends a sweep hung on a lost day (the pool used to wait for its deadline)."""
+    deadline = time.monotonic() + SAFETY_S
+    return lambda: time.monotonic() > deadline
+
+
+@pytest.mark.parametrize("start_method, day, death", [
+    ("fork", exits_on_run_3, "exit status 3"),
+    ("spawn", killed_on_run_3, "killed by SIGKILL")])
+def test_a_worker_that_dies_fails_its_day_at_once_and_the_others_still_run(
+        sweep, start_method, day, death):
+    heard = []
+    outcome = run_pool(sweep, sweep.runs(), workers=2, stop=within_a_minute(),
+                       on_result=lambda run, row, wall: heard.append((run.index, row is None)),
+                       start_method=start_method, day=day)
+    assert not outcome.interrupted                    # not left waiting for the safety stop
+    rows = one_by_one(sweep)
+    del rows[3]
+    assert outcome.rows == rows                       # the others: the same rows as one by one
+    (failure,) = outcome.failures
+    assert failure.run.index == 3 and failure.error == (
+        f"the worker process died ({death}) while running day 3 "
+        f"(paper-5, 1 tug, baseline, load 1, 1 h, seed 1)")
+    assert sorted(heard) == [(i, i == 3) for i in range(8)]
 
 
 def scaling(tmp_path, *extra):

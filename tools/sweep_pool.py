@@ -1,10 +1,12 @@
 """A sweep's days on a process pool, for a machine without Dask (the GPU host's CPUs).
 
     python tools/sweep_pool.py airports/sweep-hub-fleet.toml --workers 16 --out DIR [--limit S]
+        [--start-method spawn]
 
 Writes what ``main.py sweep`` writes (``engine.sweep.save``): DIR/runs.csv and runs.parquet (the
 same rows: ``engine.sweep.day.run_day``), summary.csv, mbr-vs-fleet.png and sweep.json (how it
-ran, each day's wall seconds). Days not finished within ``--limit`` seconds are left out.
+ran, each day's wall seconds). Days not finished within ``--limit`` seconds are left out; a day
+whose worker process died is a failed day, named on stderr, and the others go on.
 ``--summarise DIR`` remakes summary.csv and the plot from an existing DIR/runs.csv.
 """
 
@@ -18,7 +20,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 
-def run(path: str, workers: int, out: Path, limit: float) -> int:
+def run(path: str, workers: int, out: Path, limit: float, start_method: str | None = None) -> int:
     from engine.sweep.pool import run_pool, seed_major
     from engine.sweep.save import save_outcome
     from engine.sweep.scenario import load_sweep
@@ -26,7 +28,7 @@ def run(path: str, workers: int, out: Path, limit: float) -> int:
     runs = sweep.runs()
     start = time.monotonic()
     outcome = run_pool(sweep, seed_major(runs), workers,
-                       stop=lambda: time.monotonic() - start > limit)
+                       stop=lambda: time.monotonic() - start > limit, start_method=start_method)
     wall = time.monotonic() - start
     if outcome.interrupted:
         print(f"stopped after {limit:g} s", file=sys.stderr)
@@ -59,12 +61,14 @@ def main() -> int:
     ap.add_argument("--out", type=Path)
     ap.add_argument("--limit", type=float, default=float("inf"), help="seconds (default: none)")
     ap.add_argument("--summarise", type=Path, metavar="DIR")
+    ap.add_argument("--start-method", choices=("fork", "spawn", "forkserver"), default=None,
+                    help="how worker processes start (default: the platform's)")
     args = ap.parse_args()
     if args.summarise:
         return summarise(args.summarise)
     if not args.scenarios or not args.out:
         ap.error("give a scenario file and --out DIR (or --summarise DIR)")
-    return run(args.scenarios, args.workers, args.out, args.limit)
+    return run(args.scenarios, args.workers, args.out, args.limit, args.start_method)
 
 
 if __name__ == "__main__":

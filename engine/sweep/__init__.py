@@ -7,7 +7,8 @@
         outcome = run_sweep(client, sweep)      # outcome.rows: run index -> KPI row
 
 Where Dask is missing, ``engine.sweep.pool.run_pool(sweep, runs, workers)`` runs the same days
-on a process pool and returns the same ``Outcome``.
+on worker processes of its own (a dead worker fails only its day) and returns the same
+``Outcome``.
 
 The unit of work is one (scenario, seed) day (``day.run_day``), pure and deterministic.
 """

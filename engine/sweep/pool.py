@@ -1,17 +1,21 @@
-"""Run a sweep's days on a process pool (``multiprocessing``, forked): for a machine without Dask,
-such as the GPU host. The same days (``day.run_day``) and the same ``Outcome`` as
+"""Run a sweep's days on worker processes (``multiprocessing``, fork or spawn): for a machine
+without Dask, such as the GPU host. The same days (``day.run_day``) and the same ``Outcome`` as
 ``runner.run_sweep``, so ``save.save_outcome`` writes the same files.
 
     outcome = run_pool(sweep, runs, workers=16, stop=lambda: time.monotonic() > deadline)
 
-Days are handed out one at a time in the order of ``runs``: a sweep stopped early has the first
-ones (order them seed-major, and every scenario gets its first seeds). The days in flight when it
-stops are killed with the pool.
+Each worker holds one day at a time, handed out in the order of ``runs``: a sweep stopped early
+has the first ones (order them seed-major, and every scenario gets its first seeds). The pool
+knows which day each worker holds, so a worker that dies (killed, a crash, out of memory) is a
+``Failure`` of that day, at once, and a new worker takes the next day. The days in flight when
+the sweep stops are killed with their workers.
 """
 
 from __future__ import annotations
 
 import multiprocessing as mp
+import signal
+from multiprocessing.connection import wait
 from typing import Callable
 
 from .common import Failure, Outcome, threads_per_worker
@@ -19,7 +23,7 @@ from .day import run_day
 from .scenario import Run, Sweep
 
 POLL_S = 0.2     # how often ``stop()`` is asked while no day finishes
-_SWEEP: Sweep | None = None     # the sweep, as each forked worker inherits it
+JOIN_S = 5.0     # how long a worker told to end gets before it is killed
 
 
 def worker_threads(workers: int) -> int:
@@ -29,57 +33,123 @@ def worker_threads(workers: int) -> int:
     return min(threads_per_worker(workers), numba.config.NUMBA_NUM_THREADS)
 
 
-def _start(threads: int) -> None:
+def _serve(conn, sweep: Sweep, day: Callable, threads: int) -> None:
+    """A worker: run each day sent until told to end (None); send (row, wall, error) back."""
     import numba
+    signal.signal(signal.SIGINT, signal.SIG_IGN)   # a terminal's Ctrl-C is the sweep's to handle
     numba.set_num_threads(threads)
+    while (run := conn.recv()) is not None:
+        try:
+            row, wall = day(sweep.airports[run.scenario.layout], run, sweep.variant,
+                            sweep.edit_sets[run.scenario.edits])
+            conn.send((row, wall, None))
+        except Exception as exc:  # an edit that cannot apply: the sweep goes on, the day is reported
+            conn.send((None, 0.0, f"{type(exc).__name__}: {exc}"))
 
 
-def _day(run: Run):
-    """(run index, row, wall seconds, error): a day that raises comes back as its error."""
-    try:
-        row, wall = run_day(_SWEEP.airports[run.scenario.layout], run, _SWEEP.variant,
-                            _SWEEP.edit_sets[run.scenario.edits])
-    except Exception as exc:   # an edit that cannot apply: the sweep goes on, the day is reported
-        return run.index, None, 0.0, f"{type(exc).__name__}: {exc}"
-    return run.index, row, wall, None
+class _Worker:
+    """One worker process, its end of the pipe, and the day it holds (None: idle)."""
+
+    def __init__(self, ctx, sweep: Sweep, day: Callable, threads: int):
+        self.conn, there = ctx.Pipe()
+        self.process = ctx.Process(target=_serve, args=(there, sweep, day, threads), daemon=True)
+        self.process.start()
+        there.close()
+        self.run: Run | None = None
+
+    def give(self, run: Run) -> None:
+        self.run = run
+        try:
+            self.conn.send(run)
+        except OSError:      # it has just died: reading its answer says so
+            pass
+
+    def death(self) -> str:
+        """What ended the process, in words."""
+        self.process.join(JOIN_S)
+        code = self.process.exitcode
+        if code is not None and code < 0:
+            return f"killed by {signal.Signals(-code).name}"
+        return f"exit status {code}"
+
+    def end(self, kill: bool) -> None:
+        if kill:
+            self.process.kill()
+        else:
+            try:
+                self.conn.send(None)
+            except OSError:
+                pass
+        self.process.join(JOIN_S)
+        if self.process.is_alive():
+            self.process.kill()
+            self.process.join()
+        self.conn.close()
 
 
 def run_pool(sweep: Sweep, runs: list[Run] | None = None, workers: int = 1,
              stop: Callable[[], bool] | None = None,
-             on_result: Callable[[Run, dict | None, float], None] | None = None) -> Outcome:
+             on_result: Callable[[Run, dict | None, float], None] | None = None,
+             start_method: str | None = None, day: Callable = run_day) -> Outcome:
     """Run ``runs`` (default: all of the sweep's, in their order) on ``workers`` processes and
-    collect their rows. ``on_result`` hears of each finished day (row None if it failed);
-    ``stop()`` returning True (asked after each day and every ``POLL_S``) ends the sweep there,
-    marked ``interrupted`` if days were left."""
-    global _SWEEP
+    collect their rows. ``on_result`` hears of each finished day (row None if it failed, or its
+    worker died); ``stop()`` returning True (asked after each day and every ``POLL_S``) ends the
+    sweep there, marked ``interrupted`` if days were left. ``start_method``: multiprocessing's
+    (default: the platform's); with "spawn", ``day`` must be importable by name (a module's
+    function), as ``run_day`` is."""
     runs = sweep.runs() if runs is None else runs
-    by_index = {r.index: r for r in runs}
     outcome = Outcome()
     if not runs:
         return outcome
-    _SWEEP = sweep
-    with mp.get_context("fork").Pool(workers, _start, (worker_threads(workers),)) as pool:
-        pending = pool.imap_unordered(_day, runs)
-        done = 0
-        while done < len(runs):
+    ctx = mp.get_context(start_method)
+    threads = worker_threads(workers)
+    todo = iter(runs)
+    left = len(runs)
+    pool = [_Worker(ctx, sweep, day, threads) for _ in range(min(workers, left))]
+    try:
+        for w in pool:
+            w.give(next(todo))
+        while left:
             if stop and stop():
                 outcome.interrupted = True
                 break
-            try:
-                index, row, wall, error = pending.next(timeout=POLL_S)
-            except mp.TimeoutError:
+            w = _with_news(pool)
+            if w is None:
                 continue
-            done += 1
-            run = by_index[index]
+            run, w.run = w.run, None
+            try:
+                row, wall, error = w.conn.recv()
+            except (EOFError, OSError):     # it died holding the day: a new one goes on
+                row, wall, error = None, 0.0, (
+                    f"the worker process died ({w.death()}) while running day {run.index} "
+                    f"({run.scenario.label()}, seed {run.seed})")
+                w.end(kill=True)
+                pool.remove(w)
+                w = None
+            left -= 1
             if error is None:
-                outcome.rows[index], outcome.wall_s[index] = row, wall
+                outcome.rows[run.index], outcome.wall_s[run.index] = row, wall
             else:
                 outcome.failures.append(Failure(run, error))
             if on_result:
                 on_result(run, row, wall)
-        pool.terminate()
-    _SWEEP = None
+            nxt = next(todo, None)
+            if nxt is not None:
+                if w is None:
+                    w = _Worker(ctx, sweep, day, threads)
+                    pool.append(w)
+                w.give(nxt)
+    finally:
+        for w in pool:
+            w.end(kill=w.run is not None)
     return outcome
+
+
+def _with_news(pool: list[_Worker]) -> _Worker | None:
+    """A busy worker with an answer or dead, waiting up to ``POLL_S``; None if none."""
+    busy = [w for w in pool if w.run is not None]
+    ready = set(wait([w.conn for w in busy] + [w.process.sentinel for w in busy], POLL_S))
+    return next((w for w in busy if w.conn in ready or w.process.sentinel in ready), None)
 
 
 def seed_major(runs: list[Run]) -> list[Run]:
