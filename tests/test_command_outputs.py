@@ -23,3 +23,16 @@ def test_bench_and_simulate_without_out_write_into_a_temporary_folder(tmp_path, 
         assert written.exists() and written.resolve().is_relative_to(temp)
         assert not written.resolve().is_relative_to(tmp_path.resolve())
     assert list(tmp_path.iterdir()) == []     # nothing in the current folder
+
+
+def test_sweep_without_out_writes_into_a_temporary_folder(tmp_path, monkeypatch, capsys):
+    from tests.sweep_tiny import tiny
+    sweep_file = tiny(tmp_path)
+    cwd = tmp_path / "cwd"
+    cwd.mkdir()
+    monkeypatch.chdir(cwd)
+    assert main(["sweep", str(sweep_file), "--workers", "1", "--quiet"]) == 0
+    out = printed_path(capsys.readouterr().out, "results in ")
+    assert (out / "runs.csv").exists() and out.name.startswith("bagroute-sweep-tiny-")
+    assert out.resolve().is_relative_to(Path(tempfile.gettempdir()).resolve())
+    assert list(cwd.iterdir()) == []          # nothing in the current folder

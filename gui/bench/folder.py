@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QSettings, Qt
-from PySide6.QtWidgets import QFileDialog, QHBoxLayout, QLabel, QPushButton, QWidget
+from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import QFileDialog, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from ..settings import data_folder
 
@@ -19,20 +19,23 @@ def default_folder() -> Path:
 
 
 class ResultsFolder(QWidget):
-    """"Folder: …" and a Change… button; ``path()`` is the folder, ``ready()`` makes it first."""
+    """"Folder: …" over a Change… button; ``path()`` is the folder, ``ready()`` makes it first."""
 
     def __init__(self, settings: QSettings, parent: QWidget | None = None):
         super().__init__(parent)
         self.settings = settings
         self.label = QLabel()
-        self.label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.label.setWordWrap(True)
         self.change_button = QPushButton("Change…")
         self.change_button.setToolTip("The folder Save and Open start in")
         self.change_button.clicked.connect(self._choose)
-        row = QHBoxLayout(self)
-        row.setContentsMargins(0, 0, 0, 0)
-        row.addWidget(self.label, 1)
+        column = QVBoxLayout(self)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.addWidget(self.label)
+        row = QHBoxLayout()
+        row.addStretch(1)
         row.addWidget(self.change_button)
+        column.addLayout(row)
         self._show()
 
     def path(self) -> Path:
@@ -62,6 +65,5 @@ class ResultsFolder(QWidget):
         full = str(self.path())
         home = str(Path.home())
         shown = "~" + full[len(home):] if full.startswith(home + "/") else full
-        self.label.setText(self.label.fontMetrics().elidedText(
-            f"Folder: {shown}", Qt.TextElideMode.ElideMiddle, 200))
+        self.label.setText(f"Folder: {shown}".replace("/", "/\u200b"))   # may wrap after a /
         self.label.setToolTip(full)

@@ -18,7 +18,7 @@ from typing import Callable
 
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QCursor, QKeySequence, QUndoCommand, QUndoStack
-from PySide6.QtWidgets import QFileDialog, QMenu
+from PySide6.QtWidgets import QMenu
 
 from engine.airport.layout_io import LayoutError
 from engine.sim.edit_io import TimedEdit
@@ -84,14 +84,13 @@ class WhatIf(QObject):
     compared = Signal(float)
 
     def __init__(self, player, map_view, status, actions: ActionRegistry, docks: Docks,
-                 beside, day: Callable[[], tuple], parent: QObject | None = None,
-                 ask_save_path: Callable[[str, str, str], str] | None = None):
+                 beside, day: Callable[[], tuple], parent: QObject | None = None, *,
+                 ask_save_path: Callable[[str, str, str], str]):
         """``day()``: (airport, SimConfig) of the day as planned, read when a day is loaded;
         ``beside``: the dock the What-if dock is a tab of; ``ask_save_path(title, name,
         filter)``: where the user saves the edited layout ('' for nowhere)."""
         super().__init__(parent)
-        self.ask_save_path = ask_save_path or (lambda title, name, filt: QFileDialog.getSaveFileName(
-            self.view.window(), title, name, filt)[0])
+        self.ask_save_path = ask_save_path   # the window's: it never starts in the working folder
         self.player, self.view, self.status, self.actions = player, map_view, status, actions
         self.day = day
         self.stack = QUndoStack(self)
