@@ -17,6 +17,7 @@ from typing import Callable
 import numpy as np
 
 from ..airport.layout import Airport
+from .arrival import arrive_at
 from .bags import ON_TUG, PENDING, WAITING, Bags, ConservationError
 from .bound import unavoidable
 from .dispatch import (DEFAULT_POLICY, PER_BAG_S, STOP_S, Pickups, Recompute, RecomputePolicy,
@@ -25,7 +26,7 @@ from .kpi import sample, summary
 from .network import RoadNetwork
 from .schedule import (Flight, Schedule, ScheduleParams, generate_flights, make_bags,
                        usable_nodes)
-from .stops import count_to, split_promised, still_promised
+from .stops import still_promised
 from .tugs import DRIVING, HANDLING, IDLE, Tug
 
 ARRIVE, DONE = 0, 1
@@ -305,48 +306,38 @@ class Simulation:
             if stop is not None:
                 path = path[: int(np.flatnonzero(path == stop)[0]) + 1]
                 target = stop
-        rel, length = self.net.leg_times(path)
-        tug.start_leg(path, rel, self.t, target)
+        times, seconds, length = self.net.leg(path, self.t)
+        tug.start_leg(path, times, target)
         tug.distance_m += length
-        tug.busy_s += float(rel[-1])
+        tug.busy_s += seconds
         self._schedule(tug.busy_until, ARRIVE, tug)
 
     def _arrive(self, tug: Tug) -> None:
         """At a stop: load the bags promised here, and top up; unloading ends the stop (DONE)."""
         tug.node = p = tug.target
         tug.activity = HANDLING
-        b, k, cap = self.bags, tug.id, tug.capacity
-        onboard = self._load[k]
-        unloading = count_to(onboard, b.set.dest, p) if len(onboard) else 0
-        loading = 0
-        if len(tug.pickup):
-            promised, tug.pickup = split_promised(tug.pickup, b.state, b.reserved, b.node, k, p)
-            room = max(0, cap - int(b.on_tug[k]))   # < 0 after a capacity edit
-            if len(promised) > room:
-                self.pickups.release(promised[room:], self.t)
-                promised = promised[:room]
-            if len(promised):
-                self._board(tug, promised)
-                loading = len(promised)
-        if self.pickable[p]:
-            room = cap - int(b.on_tug[k])
-            if room > 0:
-                extra = self.dispatcher.top_up(self, tug, p)[:room]
-                if len(extra):
-                    self.pickups.remove(extra, np.full(len(extra), p))
-                    self._board(tug, extra)
-                    loading += len(extra)
+        b, pk, k = self.bags, self.pickups, tug.id
+        queue = pk.queue[p]
+        (code, bad, created, bumps, refused, unloading, boarded, extra, load, tug.pickup,
+         released, avail, topped) = arrive_at(
+            p, k, tug.capacity, self._load[k], tug.pickup, np.array(queue, dtype=np.int64),
+            self.pickable[p], self.dispatcher.first_come, tug.carts, self.t, pk.ldt, b.set.dest,
+            b.state, b.node, b.tug, b.reserved, b.done_time, b.at_node, b.on_tug, b.counts,
+            b._mark, pk.count, pk.live, pk.expired)
+        b._moved(code, bad, created, bumps, refused, ON_TUG)
+        self._load[k] = _frozen(load)
+        if len(released):
+            pk.release(released, self.t)
+        if topped and len(avail) < len(queue):   # as ``Pickups.available`` compacts it
+            pk.queue[p] = avail.tolist()
+        if extra:
+            pk.version += 1   # as ``Pickups.remove``
         handling = 0.0
-        if loading or unloading:
-            handling = STOP_S + PER_BAG_S * (loading + unloading)
+        if boarded or extra or unloading:
+            handling = STOP_S + PER_BAG_S * (boarded + extra + unloading)
         tug.busy_until = self.t + handling
         tug.busy_s += handling
         self._schedule(tug.busy_until, DONE, tug)
-
-    def _board(self, tug: Tug, ids: np.ndarray) -> None:
-        """Waiting bags ``ids`` loaded onto ``tug``, after those already on it."""
-        self.bags.load(ids, tug.id, tug.capacity)
-        self._load[tug.id] = _frozen(np.concatenate([self._load[tug.id], ids]))
 
     def _done(self, tug: Tug) -> None:
         onboard = self._load[tug.id]
@@ -405,7 +396,7 @@ class Simulation:
         old_rel, old_len = old.leg_times(ahead)
         rel, length = self.net.leg_times(new)
         tug.start_leg(np.concatenate([path[:s], new]),
-                      np.concatenate([times[:s], times[s] + rel]), 0.0, target)
+                      np.concatenate([times[:s], times[s] + rel]), target)
         tug.distance_m += length - old_len
         tug.busy_s += float(rel[-1] - old_rel[-1])
         self._events = [e for e in self._events if e[3] != tug.id]

@@ -25,16 +25,15 @@ class Dispatcher:
     those it has no job for (they stay idle, not asked again this round); a rule plans none."""
 
     name = label = description = ""
+    first_come = False   # a tug takes bags first come first served (else most urgent first)
 
     def plan(self, sim, tugs) -> set[int]:
         return set()
 
     def select(self, sim, tug, p: int, arrive: float) -> np.ndarray:
-        return urgent_bags(sim, tug, p, arrive)
-
-    def top_up(self, sim, tug, node: int) -> np.ndarray:
-        """Bags a tug takes where it stops, beside those promised to it."""
-        return self.select(sim, tug, node, sim.t)
+        """The bags at ``p`` the tug takes when it gets there at ``arrive``, as it also does
+        where it stops (``Simulation._arrive``)."""
+        return urgent_bags(sim, tug, p, arrive, self.first_come)
 
     def route(self, sim, i: int, j: int, loaded: bool = False) -> np.ndarray:
         return sim.tables.plain_route(i, j)
@@ -154,6 +153,7 @@ class NearestJobDispatcher(Dispatcher):
     label = "Baseline (nearest job)"
     description = ("Each free tug alone: the nearest node with bags on plain travel time, bags "
                    "first come first served, quickest routes.")
+    first_come = True
 
     def choose_pickup(self, sim, tug):
         pk, s = sim.pickups, tug.node
@@ -168,10 +168,6 @@ class NearestJobDispatcher(Dispatcher):
             if len(ids):
                 return p, ids
         return None
-
-    def select(self, sim, tug, p: int, arrive: float) -> np.ndarray:
-        room = tug.capacity - sim.bags.on_tug[tug.id]
-        return within_carts(sim, tug, sim.pickups.available(p))[:max(room, 0)]
 
     def choose_delivery(self, sim, tug, ids: np.ndarray) -> int | None:
         dest = np.unique(sim.bags.set.dest[ids])
