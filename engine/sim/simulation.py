@@ -17,8 +17,7 @@ from typing import Callable
 import numpy as np
 
 from ..airport.layout import Airport
-from .arrival import arrive_at
-from .bags import ON_TUG, PENDING, WAITING, Bags, ConservationError
+from .bags import DELIVERED, ON_TUG, PENDING, WAITING, Bags, ConservationError
 from .bound import unavoidable
 from .dispatch import (DEFAULT_POLICY, PER_BAG_S, STOP_S, Pickups, Recompute, RecomputePolicy,
                        RouteTables, latest_departure, make_dispatcher)
@@ -27,6 +26,7 @@ from .network import RoadNetwork
 from .schedule import (Flight, Schedule, ScheduleParams, generate_flights, make_bags,
                        usable_nodes)
 from .stops import still_promised
+from .tug_stop import arrive_at, finish_at
 from .tugs import DRIVING, HANDLING, IDLE, Tug
 
 ARRIVE, DONE = 0, 1
@@ -306,7 +306,11 @@ class Simulation:
             if stop is not None:
                 path = path[: int(np.flatnonzero(path == stop)[0]) + 1]
                 target = stop
-        times, seconds, length = self.net.leg(path, self.t)
+        self._start(tug, target, path, *self.net.leg(path, self.t))
+
+    def _start(self, tug: Tug, target: int, path: np.ndarray, times: np.ndarray, seconds: float,
+               length: float) -> None:
+        """The tug drives ``path`` to ``target``, reaching its vertices at ``times``."""
         tug.start_leg(path, times, target)
         tug.distance_m += length
         tug.busy_s += seconds
@@ -340,12 +344,25 @@ class Simulation:
         self._schedule(tug.busy_until, DONE, tug)
 
     def _done(self, tug: Tug) -> None:
-        onboard = self._load[tug.id]
-        if len(onboard):
-            self._load[tug.id] = _frozen(self.bags.deliver_at(onboard, tug.node, self.t))
-        if self.capacities[tug.id] != tug.capacity:   # a capacity edit waits for the bags aboard
-            self.capacities[tug.id] = max(tug.capacity, int(self.bags.on_tug[tug.id]))
-        self._dispatch(tug)
+        """The stop ends: the bags for it delivered, then the tug's next leg; a loaded tug with
+        no bags promised to it goes on to its stand in the same compiled pass where the policy
+        drives loaded tugs on the quickest route (``finish_at``), else ``_dispatch`` decides."""
+        b, k, d, plain = self.bags, tug.id, self.dispatcher, self.tables.plain_routes
+        load = self._load[k]
+        code, bad, created, bumps, rest, target, *leg = finish_at(
+            tug.node, self.t, load, d.loaded_plain and not len(tug.pickup), d.delivery,
+            self.net.indptr, self.net.indices, plain.w, plain.dist_to, self.net.seconds,
+            self.net.length_m, b.set.dest, b.set.deadline, self.tables.plain_s,
+            self.tables.plain, b.state, b.node, b.tug, b.reserved, b.done_time, b.at_node,
+            b.on_tug, b.counts, b._mark)
+        b._moved(code, bad, created, bumps, load, DELIVERED)
+        self._load[k] = _frozen(rest)
+        if self.capacities[k] != tug.capacity:   # a capacity edit waits for the bags aboard
+            self.capacities[k] = max(tug.capacity, int(b.on_tug[k]))
+        if target >= 0:
+            self._start(tug, target, *leg)
+        else:
+            self._dispatch(tug)
 
     def _recomputed(self, keys, result, started: float) -> None:
         if self.on_recompute is not None:

@@ -1,14 +1,18 @@
-"""A tug's arrival at a stop in one compiled pass (the day has ~130,000 of them): the bags
-promised to it there boarded as far as they fit, then the bags it tops up with there. What it
-returns, ``Simulation._arrive`` books (errors, released bags, the pickup queue, the times)."""
+"""A tug's stop in two compiled passes (the day has ~130,000 stops; each pass replaces a dozen
+small calls): arriving (``arrive_at``: the promised bags boarded as far as they fit, then the
+bags it tops up with) and finishing (``finish_at``: the bags for the stop delivered, and a
+loaded tug's next leg to its stand where the policy drives it on the quickest route). What they
+return, ``Simulation`` books (errors, released bags, the pickup queue, the leg)."""
 
 from __future__ import annotations
 
 import numba
 import numpy as np
 
-from .bags import _FROM_WAITING, _NO_NODES, _OK, ON_TUG, _move_kernel
+from .bags import _FROM_WAITING, _NO_NODES, _OK, ON_TUG, _deliver_kernel, _move_kernel
+from .dispatch.delivery import stand_for
 from .dispatch.pickups import STOP_S, _tally, select
+from .network import _leg, _walk
 from .stops import count_to, split_promised, still_promised
 
 
@@ -61,3 +65,29 @@ def arrive_at(p, k, cap, load, pickup, queue, pickable, first_come, carts, t, ld
             cur = np.concatenate((cur, extra))
     return (_OK, -1, created, bumps, none, unloading, promised.shape[0], extra.shape[0], cur,
             rest, released, queue, topped)
+
+
+@numba.njit(cache=True, nogil=True)
+def finish_at(p, t, load, go, rule, indptr, indices, w, dist_to, seconds, length_m, dest,
+              deadline, plain_s, plain, state, node, tug, reserved, done_time, at_node, on_tug,
+              counts, mark):
+    """A tug carrying ``load`` finishes its stop at ``p`` at ``t``: the bags for ``p`` are
+    delivered; with ``go``, where bags remain on board, the stand ``rule`` picks
+    (``stand_for``) and the leg there on the quickest route (walked on the plain travel times'
+    CSR weights ``w`` and ``dist_to``, their transpose, as ``Router`` walks it).
+
+    Returns (move code, bad bag, bags created, version bumps, the bags left on board, the
+    stand (-1: none chosen), the leg's path, the times it reaches each vertex, its seconds and
+    its length)."""
+    code, bad, created, bumps, rest = _deliver_kernel(
+        load, dest, p, t, state, node, tug, reserved, done_time, at_node, on_tug, counts, mark)
+    target = -1
+    if code == _OK and go and rest.shape[0]:
+        target = stand_for(rule, rest, dest, deadline, plain_s, plain, p, t)
+    if target < 0:
+        return (code, bad, created, bumps, rest, -1, np.empty(0, dtype=np.int64), np.empty(0), 0.0,
+                0.0)
+    path = (np.full(1, p) if target == p
+            else _walk(indptr, indices, w, dist_to[target], p, target))
+    times, secs, length = _leg(indptr, indices, seconds, length_m, path, t)
+    return code, bad, created, bumps, rest, target, path, times, secs, length
