@@ -211,7 +211,9 @@ def _route(k_indptr, k_indices, k_w, to_b, a, b, first, last, kj_j, jk_j, jk_row
     hop's first road, junction route and last road (or its direct road).
     ``j_dist_to[jk_row[l]]``: distances to road l's tail."""
     hops = _walk(k_indptr, k_indices, k_w, to_b, a, b)
-    out = [key_nodes[hops[0]]]
+    out = np.empty(key_nodes.shape[0] + junctions.shape[0], dtype=np.int64)  # a route's most
+    out[0] = key_nodes[hops[0]]
+    m = 1
     for h in range(hops.shape[0] - 1):
         x, y = hops[h], hops[h + 1]
         f = first[x, y]
@@ -219,12 +221,15 @@ def _route(k_indptr, k_indices, k_w, to_b, a, b, first, last, kj_j, jk_j, jk_row
             l = last[x, y]
             j1, j2 = kj_j[f], jk_j[l]
             if j1 == j2:
-                out.append(junctions[j1])
+                out[m] = junctions[j1]
+                m += 1
             else:
                 for j in _walk(j_indptr, j_indices, j_w, j_dist_to[jk_row[l]], j1, j2):
-                    out.append(junctions[j])
-        out.append(key_nodes[y])
-    return np.array(out, dtype=np.int64)
+                    out[m] = junctions[j]
+                    m += 1
+        out[m] = key_nodes[y]
+        m += 1
+    return out[:m].copy()
 
 
 @numba.njit(cache=True, nogil=True)

@@ -128,19 +128,22 @@ class TugLegs:
         self._schedule(tug.busy_until, DONE, tug)
 
     def _done(self, tug: Tug) -> None:
-        """The stop ends: the bags for it delivered, then the tug's next leg; a loaded tug with
-        no bags promised to it goes on to its stand in the same compiled pass where the policy
-        drives loaded tugs on the quickest route (``finish_at``), else ``_dispatch`` decides."""
+        """The stop ends: the bags for it delivered, then the tug's next leg. Where the policy
+        drives loaded tugs on the quickest route and no bags are promised to this one, a tug
+        still carrying bags goes on to its stand in the same compiled pass (``finish_at``);
+        else ``_dispatch`` decides."""
         b, k, d, plain = self.bags, tug.id, self.dispatcher, self.tables.plain_routes
-        load = self._load[k]
-        code, bad, created, bumps, rest, target, *leg = finish_at(
-            tug.node, self.t, load, d.loaded_plain and not len(tug.pickup), d.delivery,
-            self.net.indptr, self.net.indices, plain.w, plain.dist_to, self.net.seconds,
-            self.net.length_m, b.set.dest, b.set.deadline, self.tables.plain_s,
-            self.tables.plain, b.state, b.node, b.tug, b.reserved, b.done_time, b.at_node,
-            b.on_tug, b.counts, b._mark)
-        b._moved(code, bad, created, bumps, load, DELIVERED)
-        self._load[k] = _frozen(rest)
+        load, target = self._load[k], -1
+        if len(load) and d.loaded_plain and not len(tug.pickup):
+            code, bad, created, bumps, rest, target, *leg = finish_at(
+                tug.node, self.t, load, d.delivery, self.net.indptr, self.net.indices, plain.w,
+                plain.dist_to, self.net.seconds, self.net.length_m, b.set.dest, b.set.deadline,
+                self.tables.plain_s, self.tables.plain, b.state, b.node, b.tug, b.reserved,
+                b.done_time, b.at_node, b.on_tug, b.counts, b._mark)
+            b._moved(code, bad, created, bumps, load, DELIVERED)
+            self._load[k] = _frozen(rest)
+        elif len(load):
+            self._load[k] = _frozen(b.deliver_at(load, tug.node, self.t))
         if self.capacities[k] != tug.capacity:   # a capacity edit waits for the bags aboard
             self.capacities[k] = max(tug.capacity, int(b.on_tug[k]))
         if target >= 0:

@@ -68,13 +68,13 @@ def arrive_at(p, k, cap, load, pickup, queue, pickable, first_come, carts, t, ld
 
 
 @numba.njit(cache=True, nogil=True)
-def finish_at(p, t, load, go, rule, indptr, indices, w, dist_to, seconds, length_m, dest,
-              deadline, plain_s, plain, state, node, tug, reserved, done_time, at_node, on_tug,
-              counts, mark):
+def finish_at(p, t, load, rule, indptr, indices, w, dist_to, seconds, length_m, dest, deadline,
+              plain_s, plain, state, node, tug, reserved, done_time, at_node, on_tug, counts,
+              mark):
     """A tug carrying ``load`` finishes its stop at ``p`` at ``t``: the bags for ``p`` are
-    delivered; with ``go``, where bags remain on board, the stand ``rule`` picks
-    (``stand_for``) and the leg there on the quickest route (walked on the plain travel times'
-    CSR weights ``w`` and ``dist_to``, their transpose, as ``Router`` walks it).
+    delivered; where bags remain on board, the stand ``rule`` picks (``stand_for``) and the leg
+    there on the quickest route (walked on the plain travel times' CSR weights ``w`` and
+    ``dist_to``, their transpose, as ``Router`` walks it).
 
     Returns (move code, bad bag, bags created, version bumps, the bags left on board, the
     stand (-1: none chosen), the leg's path, the times it reaches each vertex, its seconds and
@@ -82,7 +82,7 @@ def finish_at(p, t, load, go, rule, indptr, indices, w, dist_to, seconds, length
     code, bad, created, bumps, rest = _deliver_kernel(
         load, dest, p, t, state, node, tug, reserved, done_time, at_node, on_tug, counts, mark)
     target = -1
-    if code == _OK and go and rest.shape[0]:
+    if code == _OK and rest.shape[0]:
         target = stand_for(rule, rest, dest, deadline, plain_s, plain, p, t)
     if target < 0:
         return (code, bad, created, bumps, rest, -1, np.empty(0, dtype=np.int64), np.empty(0), 0.0,
