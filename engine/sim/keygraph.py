@@ -211,7 +211,7 @@ def _route(k_indptr, k_indices, k_w, to_b, a, b, first, last, kj_j, jk_j, jk_row
     hop's first road, junction route and last road (or its direct road).
     ``j_dist_to[jk_row[l]]``: distances to road l's tail."""
     hops = _walk(k_indptr, k_indices, k_w, to_b, a, b)
-    out = np.empty(key_nodes.shape[0] + junctions.shape[0], dtype=np.int64)  # a route's most
+    out = np.empty(key_nodes.shape[0] + junctions.shape[0], dtype=np.int64)  # >= any route
     out[0] = key_nodes[hops[0]]
     m = 1
     for h in range(hops.shape[0] - 1):

@@ -150,6 +150,8 @@ def _walk(indptr, indices, w, dist_to_j, i, j):
 def _leg(indptr, indices, seconds, length_m, path, t0):
     """``RoadNetwork.leg``: each vertex's time is ``t0`` + the seconds summed up to it, as
     ``t0 + cumulative`` in numpy gives it."""
+    if path.shape[0] == 0:
+        raise ValueError("a leg needs a route")
     t = np.empty(path.shape[0], dtype=np.float64)
     t[0] = t0 + 0.0
     rel = total = 0.0

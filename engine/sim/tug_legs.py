@@ -1,7 +1,7 @@
 """A tug's legs in the running day: dispatched (deliver what it carries, else fetch bags, else
 idle), driving to a stop, arriving (bags boarded), finishing (bags delivered) — each tug has at
-most one event (ARRIVE or DONE) waiting in the day's heap. The compiled passes of a stop are in
-``tug_stop``; ``Simulation`` holds the state these methods read and change.
+most one event (ARRIVE or DONE) waiting in the day's heap. The compiled pieces of a stop are in
+``stops``; ``Simulation`` holds the state these methods read and change.
 """
 
 from __future__ import annotations
@@ -10,10 +10,8 @@ import heapq
 
 import numpy as np
 
-from .bags import DELIVERED, ON_TUG
 from .dispatch import PER_BAG_S, STOP_S
-from .stops import still_promised
-from .tug_stop import arrive_at, finish_at
+from .stops import count_to, split_promised, still_promised
 from .tugs import HANDLING, IDLE, Tug
 
 ARRIVE, DONE = 0, 1
@@ -90,11 +88,7 @@ class TugLegs:
             if stop is not None:
                 path = path[: int(np.flatnonzero(path == stop)[0]) + 1]
                 target = stop
-        self._start(tug, target, path, *self.net.leg(path, self.t))
-
-    def _start(self, tug: Tug, target: int, path: np.ndarray, times: np.ndarray, seconds: float,
-               length: float) -> None:
-        """The tug drives ``path`` to ``target``, reaching its vertices at ``times``."""
+        times, seconds, length = self.net.leg(path, self.t)
         tug.start_leg(path, times, target)
         tug.distance_m += length
         tug.busy_s += seconds
@@ -104,49 +98,43 @@ class TugLegs:
         """At a stop: load the bags promised here, and top up; unloading ends the stop (DONE)."""
         tug.node = p = tug.target
         tug.activity = HANDLING
-        b, pk, k = self.bags, self.pickups, tug.id
-        queue = pk.queue[p]
-        (code, bad, created, bumps, refused, unloading, boarded, extra, load, tug.pickup,
-         released, avail, topped) = arrive_at(
-            p, k, tug.capacity, self._load[k], tug.pickup, np.array(queue, dtype=np.int64),
-            self.pickable[p], self.dispatcher.first_come, tug.carts, self.t, pk.ldt, b.set.dest,
-            b.state, b.node, b.tug, b.reserved, b.done_time, b.at_node, b.on_tug, b.counts,
-            b._mark, pk.count, pk.live, pk.expired)
-        b._moved(code, bad, created, bumps, refused, ON_TUG)
-        self._load[k] = _frozen(load)
-        if len(released):
-            pk.release(released, self.t)
-        if topped and len(avail) < len(queue):   # as ``Pickups.available`` compacts it
-            pk.queue[p] = avail.tolist()
-        if extra:
-            pk.version += 1   # as ``Pickups.remove``
+        b, k, cap = self.bags, tug.id, tug.capacity
+        onboard = self._load[k]
+        unloading = count_to(onboard, b.set.dest, p) if len(onboard) else 0
+        loading = 0
+        if len(tug.pickup):
+            promised, tug.pickup = split_promised(tug.pickup, b.state, b.reserved, b.node, k, p)
+            room = max(0, cap - int(b.on_tug[k]))   # < 0 after a capacity edit
+            if len(promised) > room:
+                self.pickups.release(promised[room:], self.t)
+                promised = promised[:room]
+            if len(promised):
+                self._board(tug, promised)
+                loading = len(promised)
+        if self.pickable[p]:
+            room = cap - int(b.on_tug[k])
+            if room > 0:
+                extra = self.dispatcher.top_up(self, tug, p)[:room]
+                if len(extra):
+                    self.pickups.remove(extra, np.full(len(extra), p))
+                    self._board(tug, extra)
+                    loading += len(extra)
         handling = 0.0
-        if boarded or extra or unloading:
-            handling = STOP_S + PER_BAG_S * (boarded + extra + unloading)
+        if loading or unloading:
+            handling = STOP_S + PER_BAG_S * (loading + unloading)
         tug.busy_until = self.t + handling
         tug.busy_s += handling
         self._schedule(tug.busy_until, DONE, tug)
 
+    def _board(self, tug: Tug, ids: np.ndarray) -> None:
+        """Waiting bags ``ids`` loaded onto ``tug``, after those already on it."""
+        self.bags.load(ids, tug.id, tug.capacity)
+        self._load[tug.id] = _frozen(np.concatenate([self._load[tug.id], ids]))
+
     def _done(self, tug: Tug) -> None:
-        """The stop ends: the bags for it delivered, then the tug's next leg. Where the policy
-        drives loaded tugs on the quickest route and no bags are promised to this one, a tug
-        still carrying bags goes on to its stand in the same compiled pass (``finish_at``);
-        else ``_dispatch`` decides."""
-        b, k, d, plain = self.bags, tug.id, self.dispatcher, self.tables.plain_routes
-        load, target = self._load[k], -1
-        if len(load) and d.loaded_plain and not len(tug.pickup):
-            code, bad, created, bumps, rest, target, *leg = finish_at(
-                tug.node, self.t, load, d.delivery, self.net.indptr, self.net.indices, plain.w,
-                plain.dist_to, self.net.seconds, self.net.length_m, b.set.dest, b.set.deadline,
-                self.tables.plain_s, self.tables.plain, b.state, b.node, b.tug, b.reserved,
-                b.done_time, b.at_node, b.on_tug, b.counts, b._mark)
-            b._moved(code, bad, created, bumps, load, DELIVERED)
-            self._load[k] = _frozen(rest)
-        elif len(load):
-            self._load[k] = _frozen(b.deliver_at(load, tug.node, self.t))
-        if self.capacities[k] != tug.capacity:   # a capacity edit waits for the bags aboard
-            self.capacities[k] = max(tug.capacity, int(b.on_tug[k]))
-        if target >= 0:
-            self._start(tug, target, *leg)
-        else:
-            self._dispatch(tug)
+        onboard = self._load[tug.id]
+        if len(onboard):
+            self._load[tug.id] = _frozen(self.bags.deliver_at(onboard, tug.node, self.t))
+        if self.capacities[tug.id] != tug.capacity:   # a capacity edit waits for the bags aboard
+            self.capacities[tug.id] = max(tug.capacity, int(self.bags.on_tug[tug.id]))
+        self._dispatch(tug)

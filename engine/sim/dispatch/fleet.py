@@ -14,12 +14,13 @@ the order that delivers the most bags on time.
 
 from __future__ import annotations
 
+import itertools
+
 import numba
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
 from ..bags import WAITING
-from .delivery import FIRST_STAND
 from .pickups import PER_BAG_S, STOP_S, _fits_carts, urgent_bags, within_carts
 from .rules import Dispatcher
 
@@ -37,7 +38,6 @@ class FleetDispatcher(Dispatcher):
     bag_routes = True      # empty tugs drive bag-aware routes and collect bags on the way
     margin_s = 60.0        # ... where their promised bags keep this much slack
     detour_s = 20.0        # ... where the bag-aware route is at most this much slower
-    delivery = FIRST_STAND
 
     def __init__(self):
         self._plan: dict[int, tuple[int, np.ndarray]] = {}   # tug id -> its job this round
@@ -152,6 +152,14 @@ class FleetDispatcher(Dispatcher):
                 return q
         return None
 
+    def choose_delivery(self, sim, tug, ids: np.ndarray) -> int | None:
+        """The first stand of the visiting order (of up to 4 stands) that delivers the most bags
+        on time, then soonest; None when no bag on board can still make it."""
+        b = sim.bags.set
+        best = _first_stand(ids, b.dest, b.deadline, sim.tables.plain_s, tug.node, sim.t,
+                            _ORDERS, _ORDERS_AT)
+        return None if best < 0 else best
+
 
 @numba.njit(cache=True, nogil=True)
 def _stops_on(path, promised, dest, deadline, plain_s, handling, live, pickable):
@@ -169,6 +177,47 @@ def _stops_on(path, promised, dest, deadline, plain_s, handling, live, pickable)
             stops[m] = q
             m += 1
     return slack, stops[:m].copy()
+
+
+# every visiting order of k = 1-4 stands: rows _ORDERS_AT[k - 1] to _ORDERS_AT[k], k columns used
+_ORDERS = np.array([p + (0,) * (4 - k) for k in range(1, 5)
+                    for p in itertools.permutations(range(k))], dtype=np.int64)
+_ORDERS_AT = np.cumsum([0, 1, 2, 6, 24])
+
+
+@numba.njit(cache=True, nogil=True)
+def _first_stand(ids, dest, deadline, plain_s, at, now, orders, orders_at):
+    """See ``FleetDispatcher.choose_delivery``; more than 4 stands: the nearest; -1: none."""
+    alive = ids[deadline[ids] >= now + plain_s[at, dest[ids]] + STOP_S]
+    if alive.shape[0] == 0:
+        return -1
+    alive = alive[np.argsort(deadline[alive], kind="mergesort")]
+    alive = alive[np.argsort(dest[alive], kind="mergesort")]   # by stand, then deadline
+    d = dest[alive]
+    starts = [0]
+    for i in range(1, d.shape[0]):
+        if d[i] != d[i - 1]:
+            starts.append(i)
+    k = len(starts)
+    starts.append(d.shape[0])
+    if k > 4:
+        best = -1
+        for s in starts[:-1]:
+            if best < 0 or plain_s[at, d[s]] < plain_s[at, best]:
+                best = d[s]
+        return best
+    dl = deadline[alive]
+    best, best_on, best_t = -1, -1, np.inf
+    for r in range(orders_at[k - 1], orders_at[k]):
+        t, u, on = now, at, 0
+        for c in range(k):
+            lo, hi = starts[orders[r, c]], starts[orders[r, c] + 1]
+            t += plain_s[u, d[lo]] + STOP_S + PER_BAG_S * (hi - lo)
+            on += hi - lo - np.searchsorted(dl[lo:hi], t)
+            u = d[lo]
+        if on > best_on or (on == best_on and t < best_t):
+            best, best_on, best_t = d[starts[orders[r, 0]]], on, t
+    return best
 
 
 class _Jobs:

@@ -138,33 +138,30 @@ def _swept(ldt: np.ndarray) -> list[float]:
     return ldt.tolist() + [math.inf]
 
 
-def urgent_bags(sim, tug, p: int, arrive: float, first_come: bool = False) -> np.ndarray:
+def urgent_bags(sim, tug, p: int, arrive: float) -> np.ndarray:
     """Bags at ``p`` that can still make their deadline if loaded at ``arrive``, most urgent
     first, as many as the tug has room for and its carts allow. Bags already lost are left for
-    the deadline (no tug chases them). ``first_come``: every unpromised bag there instead, in
-    arrival order (``select``)."""
+    the deadline (no tug chases them)."""
     ids = sim.pickups.available(p)
     if not len(ids):
         return ids
     room = max(0, tug.capacity - int(sim.bags.on_tug[tug.id]))
     carried = sim.onboard(tug) if tug.carts else _NONE
-    return select(ids, first_come, sim.pickups.ldt, arrive + STOP_S, sim.bags.set.dest, carried,
-                  tug.carts, room)
+    return _urgent(ids, sim.pickups.ldt, arrive + STOP_S, sim.bags.set.dest, carried, tug.carts,
+                   room)
 
 
 _NONE = np.empty(0, dtype=np.int64)
 
 
 @numba.njit(cache=True, nogil=True)
-def select(ids, first_come, ldt, leave, dest, carried, carts, room):
-    """What a tug with ``room`` takes of the unpromised bags ``ids`` (in arrival order) when it
-    leaves at ``leave``: those that fit its carts (``carts`` 0: any), first come first served
-    (``first_come``), else only those that can still make it, by latest departure then id."""
-    if not first_come:
-        ids = ids[ldt[ids] >= leave]
-        ids = ids[np.argsort(ids, kind="mergesort")]
-        ids = ids[np.argsort(ldt[ids], kind="mergesort")]
-    if carts and ids.shape[0]:
+def _urgent(ids, ldt, leave, dest, carried, carts, room):
+    """``urgent_bags`` past ``available``: the bags of ``ids`` that can leave at ``leave``, by
+    latest departure then id, that fit the carts (``carts`` 0: any), at most ``room``."""
+    ids = ids[ldt[ids] >= leave]
+    ids = ids[np.argsort(ids, kind="mergesort")]
+    ids = ids[np.argsort(ldt[ids], kind="mergesort")]
+    if carts:
         ids = ids[_fits_carts(dest[ids], dest[carried], carts)]
     return ids[:room].copy()
 

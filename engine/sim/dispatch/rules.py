@@ -12,10 +12,10 @@
 
 from __future__ import annotations
 
+import numba
 import numpy as np
 
 from ...airport.cost import DECISECONDS
-from .delivery import MOST_URGENT, NEAREST, NEAREST_ALIVE, stand_for
 from .pickups import STOP_S, urgent_bags, within_carts
 
 
@@ -25,24 +25,16 @@ class Dispatcher:
     those it has no job for (they stay idle, not asked again this round); a rule plans none."""
 
     name = label = description = ""
-    first_come = False   # a tug takes bags first come first served (else most urgent first)
-    delivery = NEAREST   # where a loaded tug goes (``delivery.stand_for``)
-    loaded_plain = True  # a loaded tug drives the quickest route and stops nowhere on the way
 
     def plan(self, sim, tugs) -> set[int]:
         return set()
 
     def select(self, sim, tug, p: int, arrive: float) -> np.ndarray:
-        """The bags at ``p`` the tug takes when it gets there at ``arrive``, as it also does
-        where it stops (``Simulation._arrive``)."""
-        return urgent_bags(sim, tug, p, arrive, self.first_come)
+        return urgent_bags(sim, tug, p, arrive)
 
-    def choose_delivery(self, sim, tug, ids: np.ndarray) -> int | None:
-        """Where the tug delivers the bags ``ids`` on board; None when it can deliver none."""
-        b, tables = sim.bags.set, sim.tables
-        best = stand_for(self.delivery, ids, b.dest, b.deadline, tables.plain_s, tables.plain,
-                         tug.node, sim.t)
-        return None if best < 0 else int(best)
+    def top_up(self, sim, tug, node: int) -> np.ndarray:
+        """Bags a tug takes where it stops, beside those promised to it."""
+        return self.select(sim, tug, node, sim.t)
 
     def route(self, sim, i: int, j: int, loaded: bool = False) -> np.ndarray:
         return sim.tables.plain_route(i, j)
@@ -64,8 +56,6 @@ class ShortestPathDispatcher(Dispatcher):
     # Settings measured and kept (README/notes: MBR on regional and the hub, seed 0):
     bag_routes = True         # drive bag-aware routes (False: quickest routes)
     collect_on_the_way = True  # stop where the route passes bags that can still make it
-    delivery = NEAREST_ALIVE
-    loaded_plain = False
 
     def choose_pickup(self, sim, tug):
         """Closest pickup on bag-aware distance, less a bonus per live bag waiting there."""
@@ -86,6 +76,14 @@ class ShortestPathDispatcher(Dispatcher):
                 return p, ids
         return None
 
+    def choose_delivery(self, sim, tug, ids: np.ndarray) -> int | None:
+        """Nearest destination among the bags on board that can still make it; None when none
+        can (they ride along until their deadline passes, and the tug fetches others)."""
+        tables = sim.tables
+        best = _nearest_alive_dest(ids, sim.bags.set.dest, sim.bags.set.deadline,
+                                   tables.plain_s[tug.node], tables.plain[tug.node], sim.t)
+        return None if best < 0 else best
+
     def route(self, sim, i: int, j: int, loaded: bool = False) -> np.ndarray:
         if not self.bag_routes:
             return sim.tables.plain_route(i, j)
@@ -105,6 +103,21 @@ class ShortestPathDispatcher(Dispatcher):
         return None
 
 
+@numba.njit(cache=True, nogil=True)
+def _nearest_alive_dest(ids, dest, deadline, plain_s_row, plain_row, now):
+    """The destination nearest on ``plain_row`` (ties: lowest node) among bags ``ids`` that can
+    still reach theirs by its deadline; -1 if none can."""
+    best = -1
+    for b in ids:
+        d = dest[b]
+        eta = now + plain_s_row[d] + STOP_S
+        if np.isfinite(eta) and deadline[b] >= eta:
+            if best < 0 or plain_row[d] < plain_row[best] or (
+                    plain_row[d] == plain_row[best] and d < best):
+                best = d
+    return best
+
+
 class EarliestDeadlineDispatcher(Dispatcher):
     """Earliest deadline first: each free tug alone serves the most urgent bag it can save."""
 
@@ -112,7 +125,6 @@ class EarliestDeadlineDispatcher(Dispatcher):
     label = "Earliest deadline first"
     description = ("Each free tug alone: the pickup holding the most urgent bag it can still "
                    "save, most urgent bags first, quickest routes.")
-    delivery = MOST_URGENT
 
     def choose_pickup(self, sim, tug):
         if sim.bags.on_tug[tug.id] >= tug.capacity:
@@ -129,13 +141,19 @@ class EarliestDeadlineDispatcher(Dispatcher):
                 return p, pick
         return None
 
+    def choose_delivery(self, sim, tug, ids: np.ndarray) -> int | None:
+        """The destination of the most urgent bag on board that can still make it."""
+        b = sim.bags.set
+        eta = sim.t + sim.tables.plain_s[tug.node, b.dest[ids]] + STOP_S
+        ok = ids[b.deadline[ids] >= eta]
+        return int(b.dest[ok[np.lexsort((ok, b.deadline[ok]))[0]]]) if len(ok) else None
+
 
 class NearestJobDispatcher(Dispatcher):
     name = "baseline"
     label = "Baseline (nearest job)"
     description = ("Each free tug alone: the nearest node with bags on plain travel time, bags "
                    "first come first served, quickest routes.")
-    first_come = True
 
     def choose_pickup(self, sim, tug):
         pk, s = sim.pickups, tug.node
@@ -151,3 +169,15 @@ class NearestJobDispatcher(Dispatcher):
                 return p, ids
         return None
 
+    def select(self, sim, tug, p: int, arrive: float) -> np.ndarray:
+        room = tug.capacity - sim.bags.on_tug[tug.id]
+        return within_carts(sim, tug, sim.pickups.available(p))[:max(room, 0)]
+
+    def choose_delivery(self, sim, tug, ids: np.ndarray) -> int | None:
+        dest = np.unique(sim.bags.set.dest[ids])
+        d = sim.tables.plain[tug.node, dest]
+        ok = np.isfinite(d)
+        if not ok.any():
+            return None
+        dest, d = dest[ok], d[ok]
+        return int(dest[np.lexsort((dest, d))[0]])
