@@ -186,55 +186,69 @@ class Simulation(TugLegs, RunningEdits):
         return float(t)
 
     def _advance(self, t: float) -> None:
+        """Everything due at ``t``, in this order: a KPI sample, bags becoming ready, live bags
+        expiring, tugs reaching stops and finishing them, deadlines passing, a dispatch round
+        (the checks first: most times only a tug's event is due)."""
         if self._next_sample <= t:
             self._sample_up_to(t)
         self.t = t
-        b = self.bags.set
-        # 1. bags becoming ready
-        hi = self._ready_ptr
-        while self._ready[hi] <= t:
-            hi += 1
-        if hi > self._ready_ptr:
-            ids = np.arange(self._ready_ptr, hi)
-            self.bags.appear(ids)
-            self.pickups.add(ids)
-            self._ready_ptr = hi
-        if self.pickups.next_expiry < t:
-            self.pickups.expire(t)
-        # 2. tugs reaching stops and finishing them
-        events = self._events
+        if self._ready[self._ready_ptr] <= t:
+            self._bags_ready(t)
+        pickups = self.pickups
+        if pickups.next_expiry < t:
+            pickups.expire(t)
+        events, tugs = self._events, self.tugs
         while events and events[0][0] <= t:
             _, _, kind, k = heapq.heappop(events)
             if kind == ARRIVE:
-                self._arrive(self.tugs[k])
+                self._arrive(tugs[k])
             else:
-                self._done(self.tugs[k])
-        # 3. deadlines passing
-        hi = self._deadline_ptr
+                self._done(tugs[k])
+        if self._deadlines[self._deadline_ptr] <= t:
+            self._deadlines_pass(t)
+        if self._free and t >= self._next_round and pickups.version != self._round_version:
+            self._round(t)
+
+    def _bags_ready(self, t: float) -> None:
+        """Bags ready by ``t`` start waiting at their origin."""
+        lo = hi = self._ready_ptr
+        while self._ready[hi] <= t:
+            hi += 1
+        ids = np.arange(lo, hi)
+        self.bags.appear(ids)
+        self.pickups.add(ids)
+        self._ready_ptr = hi
+
+    def _deadlines_pass(self, t: float) -> None:
+        """Bags whose deadline is ``t`` or earlier and not yet delivered are misconnected,
+        waiting or on a tug."""
+        lo = hi = self._deadline_ptr
         while self._deadlines[hi] <= t:
             hi += 1
-        if hi > self._deadline_ptr:
-            ids = self._deadline_order[self._deadline_ptr:hi]
-            self._deadline_ptr = hi
-            st = self.bags.state[ids]
-            ids = ids[(st == WAITING) | (st == ON_TUG)]
-            on_tugs = ids[self.bags.state[ids] == ON_TUG]
-            waiting_free = ids[(self.bags.state[ids] == WAITING) & (self.bags.reserved[ids] < 0)]
-            self.pickups.remove(waiting_free, b.origin[waiting_free])
-            for k in np.unique(self.bags.tug[on_tugs]).tolist():
-                self._unload(k, on_tugs)
-            self.bags.misconnect(ids, t)
-        # 4. a dispatch round for idle tugs
-        if self._free and t >= self._next_round and self.pickups.version != self._round_version:
-            self._round_version = self.pickups.version
-            free, self._free = self._free, []
-            idle = self.dispatcher.plan(self, [self.tugs[k] for k in free])
-            for k in free:
-                if k in idle:   # no job for it this round: it stays idle, still free
-                    self._free.append(k)
-                else:
-                    self._dispatch(self.tugs[k])
-            self._next_round = t + self.config.dispatch_tick_s
+        ids = self._deadline_order[lo:hi]
+        self._deadline_ptr = hi
+        b = self.bags
+        st = b.state[ids]
+        ids = ids[(st == WAITING) | (st == ON_TUG)]
+        on_tugs = ids[b.state[ids] == ON_TUG]
+        waiting_free = ids[(b.state[ids] == WAITING) & (b.reserved[ids] < 0)]
+        self.pickups.remove(waiting_free, b.set.origin[waiting_free])
+        for k in np.unique(b.tug[on_tugs]).tolist():
+            self._unload(k, on_tugs)
+        b.misconnect(ids, t)
+
+    def _round(self, t: float) -> None:
+        """A dispatch round: the dispatcher plans for the free tugs together, then each is
+        dispatched in turn; those it has no job for stay free."""
+        self._round_version = self.pickups.version
+        free, self._free = self._free, []
+        idle = self.dispatcher.plan(self, [self.tugs[k] for k in free])
+        for k in free:
+            if k in idle:   # no job for it this round: it stays idle, still free
+                self._free.append(k)
+            else:
+                self._dispatch(self.tugs[k])
+        self._next_round = t + self.config.dispatch_tick_s
 
     def _recomputed(self, keys, result, started: float) -> None:
         if self.on_recompute is not None:
