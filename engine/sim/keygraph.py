@@ -190,9 +190,9 @@ class KeyGraph:
         to_b = self.dist_to_key(b)
         if not np.isfinite(to_b[a]):
             return np.empty(0, dtype=np.int64)
-        return _expand(_walk(self.k_indptr, self.k_indices, self.condensed_w, to_b, a, b),
-                       self.first, self.last, self.kj_j, self.jk_j, self.jk_row, self.j_indptr,
-                       self.j_indices, self.j_w, self.dj_to, self.key_nodes, self.junctions)
+        return _route(self.k_indptr, self.k_indices, self.condensed_w, to_b, a, b, self.first,
+                      self.last, self.kj_j, self.jk_j, self.jk_row, self.j_indptr,
+                      self.j_indices, self.j_w, self.dj_to, self.key_nodes, self.junctions)
 
     @property
     def condensed_w(self) -> np.ndarray:
@@ -205,11 +205,15 @@ class KeyGraph:
 
 
 @numba.njit(cache=True, nogil=True)
-def _expand(hops, first, last, kj_j, jk_j, jk_row, j_indptr, j_indices, j_w, j_dist_to,
-            key_nodes, junctions):
-    """The road route of a condensed route ``hops``: each hop's first road, junction route and
-    last road (or its direct road). ``j_dist_to[jk_row[l]]``: distances to road l's tail."""
-    out = [key_nodes[hops[0]]]
+def _route(k_indptr, k_indices, k_w, to_b, a, b, first, last, kj_j, jk_j, jk_row, j_indptr,
+           j_indices, j_w, j_dist_to, key_nodes, junctions):
+    """``KeyGraph.route`` in one pass: the condensed route a -> b walked on ``to_b``, then each
+    hop's first road, junction route and last road (or its direct road).
+    ``j_dist_to[jk_row[l]]``: distances to road l's tail."""
+    hops = _walk(k_indptr, k_indices, k_w, to_b, a, b)
+    out = np.empty(key_nodes.shape[0] + junctions.shape[0], dtype=np.int64)  # >= any route
+    out[0] = key_nodes[hops[0]]
+    m = 1
     for h in range(hops.shape[0] - 1):
         x, y = hops[h], hops[h + 1]
         f = first[x, y]
@@ -217,12 +221,15 @@ def _expand(hops, first, last, kj_j, jk_j, jk_row, j_indptr, j_indices, j_w, j_d
             l = last[x, y]
             j1, j2 = kj_j[f], jk_j[l]
             if j1 == j2:
-                out.append(junctions[j1])
+                out[m] = junctions[j1]
+                m += 1
             else:
                 for j in _walk(j_indptr, j_indices, j_w, j_dist_to[jk_row[l]], j1, j2):
-                    out.append(junctions[j])
-        out.append(key_nodes[y])
-    return np.array(out, dtype=np.int64)
+                    out[m] = junctions[j]
+                    m += 1
+        out[m] = key_nodes[y]
+        m += 1
+    return out[:m].copy()
 
 
 @numba.njit(cache=True, nogil=True)

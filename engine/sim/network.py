@@ -65,7 +65,13 @@ class RoadNetwork:
 
     def leg_times(self, path: np.ndarray) -> tuple[np.ndarray, float]:
         """Cumulative tug seconds at each vertex of ``path`` (starting at 0) and its length (m)."""
-        return _leg_times(self.indptr, self.indices, self.seconds, self.length_m, path)
+        times, _, length = self.leg(path, 0.0)
+        return times, length
+
+    def leg(self, path: np.ndarray, t0: float) -> tuple[np.ndarray, float, float]:
+        """A leg driven along ``path`` from time ``t0``: the time it reaches each vertex
+        (``t0`` + the cumulative tug seconds), its tug seconds and its length (m)."""
+        return _leg(self.indptr, self.indices, self.seconds, self.length_m, path, t0)
 
     def is_road(self, u: int, v: int) -> bool:
         lo, hi = self.indptr[u], self.indptr[u + 1]
@@ -141,18 +147,24 @@ def _walk(indptr, indices, w, dist_to_j, i, j):
 
 
 @numba.njit(cache=True, nogil=True)
-def _leg_times(indptr, indices, seconds, length_m, path):
-    t = np.zeros(path.shape[0], dtype=np.float64)
-    total = 0.0
+def _leg(indptr, indices, seconds, length_m, path, t0):
+    """``RoadNetwork.leg``: each vertex's time is ``t0`` + the seconds summed up to it, as
+    ``t0 + cumulative`` in numpy gives it."""
+    if path.shape[0] == 0:
+        raise ValueError("a leg needs a route")
+    t = np.empty(path.shape[0], dtype=np.float64)
+    t[0] = t0 + 0.0
+    rel = total = 0.0
     for a in range(path.shape[0] - 1):
         u, v = path[a], path[a + 1]
         found = False
         for k in range(indptr[u], indptr[u + 1]):
             if indices[k] == v:
-                t[a + 1] = t[a] + seconds[k]
+                rel += seconds[k]
+                t[a + 1] = t0 + rel
                 total += length_m[k]
                 found = True
                 break
         if not found:
             raise RuntimeError("route leaves the roads")
-    return t, total
+    return t, rel, total

@@ -17,26 +17,17 @@ from typing import Callable
 import numpy as np
 
 from ..airport.layout import Airport
-from .bags import ON_TUG, PENDING, WAITING, Bags, ConservationError
+from .bags import ON_TUG, WAITING, Bags, ConservationError
 from .bound import unavoidable
-from .dispatch import (DEFAULT_POLICY, PER_BAG_S, STOP_S, Pickups, Recompute, RecomputePolicy,
-                       RouteTables, latest_departure, make_dispatcher)
+from .dispatch import (DEFAULT_POLICY, Pickups, RecomputePolicy, RouteTables, latest_departure,
+                       make_dispatcher)
 from .kpi import sample, summary
 from .network import RoadNetwork
+from .running_edits import RunningEdits
 from .schedule import (Flight, Schedule, ScheduleParams, generate_flights, make_bags,
                        usable_nodes)
-from .stops import count_to, split_promised, still_promised
-from .tugs import DRIVING, HANDLING, IDLE, Tug
-
-ARRIVE, DONE = 0, 1
-
-
-def _frozen(ids: np.ndarray) -> np.ndarray:
-    ids.flags.writeable = False
-    return ids
-
-
-_NO_BAGS = _frozen(np.empty(0, dtype=np.int64))
+from .tug_legs import ARRIVE, NO_BAGS, TugLegs
+from .tugs import DRIVING, Tug
 
 
 @dataclass
@@ -73,7 +64,7 @@ class Snapshot:
     finished: bool
 
 
-class Simulation:
+class Simulation(TugLegs, RunningEdits):
     def __init__(self, airport: Airport, config: SimConfig = SimConfig()):
         if config.tugs is not None and config.tugs < 1:
             raise ValueError(f"a day needs at least 1 tug, got {config.tugs} (tugs=None: the "
@@ -138,7 +129,7 @@ class Simulation:
             for _ in range(count):
                 self.tugs.append(Tug(len(self.tugs), d, f.capacity, f.speed_mps, d, carts=f.carts))
         self.capacities = np.array([t.capacity for t in self.tugs], dtype=np.int64)
-        self._load = [_NO_BAGS for _ in self.tugs]   # per tug, the bags on it in loading order
+        self._load = [NO_BAGS for _ in self.tugs]   # per tug, the bags on it in loading order
 
         self.bags = Bags(bagset, self.net.n, len(self.tugs))
         self.pickups = Pickups(self.bags, latest_departure(bagset, self.tables.plain_s), self.net.n)
@@ -195,166 +186,69 @@ class Simulation:
         return float(t)
 
     def _advance(self, t: float) -> None:
+        """Everything due at ``t``, in this order: a KPI sample, bags becoming ready, live bags
+        expiring, tugs reaching stops and finishing them, deadlines passing, a dispatch round
+        (the checks first: most times only a tug's event is due)."""
         if self._next_sample <= t:
             self._sample_up_to(t)
         self.t = t
-        b = self.bags.set
-        # 1. bags becoming ready
-        hi = self._ready_ptr
-        while self._ready[hi] <= t:
-            hi += 1
-        if hi > self._ready_ptr:
-            ids = np.arange(self._ready_ptr, hi)
-            self.bags.appear(ids)
-            self.pickups.add(ids)
-            self._ready_ptr = hi
-        if self.pickups.next_expiry < t:
-            self.pickups.expire(t)
-        # 2. tugs reaching stops and finishing them
-        events = self._events
+        if self._ready[self._ready_ptr] <= t:
+            self._bags_ready(t)
+        pickups = self.pickups
+        if pickups.next_expiry < t:
+            pickups.expire(t)
+        events, tugs = self._events, self.tugs
         while events and events[0][0] <= t:
             _, _, kind, k = heapq.heappop(events)
             if kind == ARRIVE:
-                self._arrive(self.tugs[k])
+                self._arrive(tugs[k])
             else:
-                self._done(self.tugs[k])
-        # 3. deadlines passing
-        hi = self._deadline_ptr
+                self._done(tugs[k])
+        if self._deadlines[self._deadline_ptr] <= t:
+            self._deadlines_pass(t)
+        if self._free and t >= self._next_round and pickups.version != self._round_version:
+            self._round(t)
+
+    def _bags_ready(self, t: float) -> None:
+        """Bags ready by ``t`` start waiting at their origin."""
+        lo = hi = self._ready_ptr
+        while self._ready[hi] <= t:
+            hi += 1
+        ids = np.arange(lo, hi)
+        self.bags.appear(ids)
+        self.pickups.add(ids)
+        self._ready_ptr = hi
+
+    def _deadlines_pass(self, t: float) -> None:
+        """Bags whose deadline is ``t`` or earlier and not yet delivered are misconnected,
+        waiting or on a tug."""
+        lo = hi = self._deadline_ptr
         while self._deadlines[hi] <= t:
             hi += 1
-        if hi > self._deadline_ptr:
-            ids = self._deadline_order[self._deadline_ptr:hi]
-            self._deadline_ptr = hi
-            st = self.bags.state[ids]
-            ids = ids[(st == WAITING) | (st == ON_TUG)]
-            on_tugs = ids[self.bags.state[ids] == ON_TUG]
-            waiting_free = ids[(self.bags.state[ids] == WAITING) & (self.bags.reserved[ids] < 0)]
-            self.pickups.remove(waiting_free, b.origin[waiting_free])
-            for k in np.unique(self.bags.tug[on_tugs]).tolist():
-                self._unload(k, on_tugs)
-            self.bags.misconnect(ids, t)
-        # 4. a dispatch round for idle tugs
-        if self._free and t >= self._next_round and self.pickups.version != self._round_version:
-            self._round_version = self.pickups.version
-            free, self._free = self._free, []
-            idle = self.dispatcher.plan(self, [self.tugs[k] for k in free])
-            for k in free:
-                if k in idle:   # no job for it this round: it stays idle, still free
-                    self._free.append(k)
-                else:
-                    self._dispatch(self.tugs[k])
-            self._next_round = t + self.config.dispatch_tick_s
+        ids = self._deadline_order[lo:hi]
+        self._deadline_ptr = hi
+        b = self.bags
+        st = b.state[ids]
+        ids = ids[(st == WAITING) | (st == ON_TUG)]
+        on_tugs = ids[b.state[ids] == ON_TUG]
+        waiting_free = ids[(b.state[ids] == WAITING) & (b.reserved[ids] < 0)]
+        self.pickups.remove(waiting_free, b.set.origin[waiting_free])
+        for k in np.unique(b.tug[on_tugs]).tolist():
+            self._unload(k, on_tugs)
+        b.misconnect(ids, t)
 
-    def _schedule(self, t: float, kind: int, tug: Tug) -> None:
-        self._seq += 1
-        heapq.heappush(self._events, (t, self._seq, kind, tug.id))
-
-    # -- tugs ----------------------------------------------------------------------------------
-    def onboard(self, tug: Tug) -> np.ndarray:
-        """The bags on ``tug``, in the order they were loaded (read-only)."""
-        return self._load[tug.id]
-
-    def _unload(self, tug_id: int, ids: np.ndarray) -> None:
-        """Bags leave the tug's load (delivered or misconnected on board)."""
-        load = self._load[tug_id]
-        self._load[tug_id] = _frozen(load[~np.isin(load, ids)])
-
-    def _promised(self, tug: Tug) -> np.ndarray:
-        """Bags promised to ``tug`` that still wait for it."""
-        ids = tug.pickup
-        if len(ids):
-            ids = tug.pickup = still_promised(ids, self.bags.state, self.bags.reserved, tug.id)
-        return ids
-
-    def _dispatch(self, tug: Tug) -> None:
-        """Give a free tug its next leg: deliver what it carries, else fetch bags, else idle."""
-        d = self.dispatcher
-        pending = self._promised(tug)
-        if len(pending):   # a stop on the way came first: now fetch the bags promised
-            p = int(self.bags.node[pending[0]])
-            if (self.bags.on_tug[tug.id] < tug.capacity and not tug.retired
-                    and np.isfinite(self.tables.plain[tug.node, p])):   # an edit may cut it off
-                self._drive(tug, p)
-                return
-            self.pickups.release(pending, self.t)
-            tug.pickup = np.empty(0, dtype=np.int64)
-        ids = self.onboard(tug)
-        target = d.choose_delivery(self, tug, ids) if len(ids) else None
-        if target is not None:
-            self._drive(tug, target)
-            return
-        elif not tug.retired:
-            job = d.choose_pickup(self, tug)
-            if job is not None:
-                p, pick = job
-                self.bags.reserved[pick] = tug.id
-                self.pickups.remove(pick, np.full(len(pick), p))
-                tug.pickup = pick
-                self._drive(tug, p)
-                return
-        tug.activity, tug.path = IDLE, np.empty(0, dtype=np.int64)
-        if not tug.retired:
-            self._free.append(tug.id)
-
-    def _drive(self, tug: Tug, target: int, path: np.ndarray | None = None) -> None:
-        """Start a leg to ``target``: the dispatcher's route (cut short at a stop on the way),
-        or ``path`` as given."""
-        if path is None:
-            path = self.dispatcher.route(self, tug.node, target, self.bags.on_tug[tug.id] > 0)
-            stop = self.dispatcher.stop_on_the_way(self, tug, path)
-            if stop is not None:
-                path = path[: int(np.flatnonzero(path == stop)[0]) + 1]
-                target = stop
-        rel, length = self.net.leg_times(path)
-        tug.start_leg(path, rel, self.t, target)
-        tug.distance_m += length
-        tug.busy_s += float(rel[-1])
-        self._schedule(tug.busy_until, ARRIVE, tug)
-
-    def _arrive(self, tug: Tug) -> None:
-        """At a stop: load the bags promised here, and top up; unloading ends the stop (DONE)."""
-        tug.node = p = tug.target
-        tug.activity = HANDLING
-        b, k, cap = self.bags, tug.id, tug.capacity
-        onboard = self._load[k]
-        unloading = count_to(onboard, b.set.dest, p) if len(onboard) else 0
-        loading = 0
-        if len(tug.pickup):
-            promised, tug.pickup = split_promised(tug.pickup, b.state, b.reserved, b.node, k, p)
-            room = max(0, cap - int(b.on_tug[k]))   # < 0 after a capacity edit
-            if len(promised) > room:
-                self.pickups.release(promised[room:], self.t)
-                promised = promised[:room]
-            if len(promised):
-                self._board(tug, promised)
-                loading = len(promised)
-        if self.pickable[p]:
-            room = cap - int(b.on_tug[k])
-            if room > 0:
-                extra = self.dispatcher.top_up(self, tug, p)[:room]
-                if len(extra):
-                    self.pickups.remove(extra, np.full(len(extra), p))
-                    self._board(tug, extra)
-                    loading += len(extra)
-        handling = 0.0
-        if loading or unloading:
-            handling = STOP_S + PER_BAG_S * (loading + unloading)
-        tug.busy_until = self.t + handling
-        tug.busy_s += handling
-        self._schedule(tug.busy_until, DONE, tug)
-
-    def _board(self, tug: Tug, ids: np.ndarray) -> None:
-        """Waiting bags ``ids`` loaded onto ``tug``, after those already on it."""
-        self.bags.load(ids, tug.id, tug.capacity)
-        self._load[tug.id] = _frozen(np.concatenate([self._load[tug.id], ids]))
-
-    def _done(self, tug: Tug) -> None:
-        onboard = self._load[tug.id]
-        if len(onboard):
-            self._load[tug.id] = _frozen(self.bags.deliver_at(onboard, tug.node, self.t))
-        if self.capacities[tug.id] != tug.capacity:   # a capacity edit waits for the bags aboard
-            self.capacities[tug.id] = max(tug.capacity, int(self.bags.on_tug[tug.id]))
-        self._dispatch(tug)
+    def _round(self, t: float) -> None:
+        """A dispatch round: the dispatcher plans for the free tugs together, then each is
+        dispatched in turn; those it has no job for stay free."""
+        self._round_version = self.pickups.version
+        free, self._free = self._free, []
+        idle = self.dispatcher.plan(self, [self.tugs[k] for k in free])
+        for k in free:
+            if k in idle:   # no job for it this round: it stays idle, still free
+                self._free.append(k)
+            else:
+                self._dispatch(self.tugs[k])
+        self._next_round = t + self.config.dispatch_tick_s
 
     def _recomputed(self, keys, result, started: float) -> None:
         if self.on_recompute is not None:
@@ -367,104 +261,6 @@ class Simulation:
     def tug_nodes(self) -> np.ndarray:
         """The node each tug is at or last reached (where the route engine solves from)."""
         return np.array([t.node for t in self.tugs], dtype=np.int64)
-
-    # -- what-if edits (``edits`` decides what changes; these carry it out in the running day) -----
-    def set_roads(self, airport: Airport) -> list[Recompute]:
-        """Drive on ``airport``'s roads, timed for its slowest fleet, from now on: both all-pairs
-        solved again (returned), the latest departures and the reachable nodes re-derived, and a
-        leg under way that would take a road no longer there turns off at its next node."""
-        old = self.net
-        net = RoadNetwork(airport, min(f.speed_mps for f in airport.fleets))
-        tables = RouteTables(net, self.tables.variant, self.tables.policy, self.t,
-                             self.tables.engine, self.tug_nodes)
-        tables.set_key_nodes(self.key_mask)
-        tables.keys.on_update = self._recomputed
-        solves, tables.log = tables.log, self.tables.log + tables.log
-        self.airport, self.net, self.tables = airport, net, tables
-        self.pickable = usable_nodes(tables.plain, self.depot_nodes)
-        self.pickups.retime(latest_departure(self.bags.set, tables.plain_s), self.t)
-        for tug in self.tugs:
-            if tug.activity == DRIVING:
-                self._replan_leg(tug, old)
-        return solves
-
-    def _replan_leg(self, tug: Tug, old: RoadNetwork) -> None:
-        """From the next node the tug reaches (it finishes the road it is on), the quickest route
-        to its stop; or to the nearest key node it can still reach; or it stops there."""
-        path, times = tug.path, tug.times
-        s = int(np.searchsorted(times, self.t, side="left"))   # first node not yet passed
-        ahead = path[s:]
-        if len(ahead) < 2 or all(self.net.is_road(int(u), int(v))
-                                 for u, v in zip(ahead[:-1], ahead[1:])):
-            return
-        w, target, plain = int(path[s]), tug.target, self.tables.plain
-        if not np.isfinite(plain[w, target]):
-            reach = np.flatnonzero(self.key_mask & np.isfinite(plain[w]))
-            target = int(reach[np.lexsort((reach, plain[w, reach]))[0]]) if len(reach) else w
-        new = self.tables.plain_route(w, target)
-        old_rel, old_len = old.leg_times(ahead)
-        rel, length = self.net.leg_times(new)
-        tug.start_leg(np.concatenate([path[:s], new]),
-                      np.concatenate([times[:s], times[s] + rel]), 0.0, target)
-        tug.distance_m += length - old_len
-        tug.busy_s += float(rel[-1] - old_rel[-1])
-        self._events = [e for e in self._events if e[3] != tug.id]
-        heapq.heapify(self._events)
-        self._schedule(tug.busy_until, ARRIVE, tug)
-
-    def set_gate_map(self, gate_map: dict[int, int]) -> None:
-        """Closed gates, each with the gate taking its flights (node indices; chains followed):
-        every bag not yet delivered or lost goes to its flight's gate as mapped, bags not yet
-        unloaded appear there, flights not yet gone move there."""
-        self.gate_map = dict(gate_map)
-        to = np.arange(self.net.n)
-        for g in gate_map:
-            h = g
-            while h in gate_map:
-                h = gate_map[h]
-            to[g] = h
-        b = self.bags
-        open_ = b.state <= ON_TUG
-        b.set.dest[open_] = to[self._dest0[open_]]
-        pending = b.state == PENDING
-        b.set.origin[pending] = to[self._origin0[pending]]
-        self.schedule.flights = [replace(f, gate=int(to[g0])) if f.departure > self.t else f
-                                 for f, g0 in zip(self.schedule.flights, self._flight_gate0)]
-        self.pickups.retime(latest_departure(b.set, self.tables.plain_s), self.t)
-
-    def add_tug(self, depot: int, capacity: int, speed_mps: float, carts: int = 0) -> Tug:
-        """A new tug, idle at ``depot`` and free for the next dispatch round."""
-        tug = Tug(len(self.tugs), depot, capacity, speed_mps, depot, carts=carts)
-        self.tugs.append(tug)
-        self.capacities = np.append(self.capacities, capacity)
-        self._load.append(_NO_BAGS)
-        self.bags.on_tug = np.append(self.bags.on_tug, 0)
-        self._free.append(tug.id)
-        self._round_version = -1
-        return tug
-
-    def set_in_service(self, tug: Tug, on: bool) -> None:
-        """A retired tug takes no new job: it delivers what it carries, then parks where it is."""
-        tug.retired = not on
-        if tug.activity == IDLE and on and tug.id not in self._free:
-            self._free.append(tug.id)
-            self._round_version = -1
-        elif tug.activity == IDLE and not on and tug.id in self._free:
-            self._free.remove(tug.id)
-
-    def set_capacity(self, tug: Tug, capacity: int) -> None:
-        """Less room applies once the bags aboard fit (they are never put down on the road)."""
-        tug.capacity = capacity
-        self.capacities[tug.id] = max(capacity, int(self.bags.on_tug[tug.id]))
-
-    def send(self, tug: Tug, node: int) -> None:
-        """An idle tug in service drives to ``node`` on the quickest route (a new depot)."""
-        if (tug.activity != IDLE or tug.retired or tug.node == node
-                or not np.isfinite(self.tables.plain[tug.node, node])):
-            return
-        if tug.id in self._free:
-            self._free.remove(tug.id)
-        self._drive(tug, node, self.tables.plain_route(tug.node, node))
 
     # -- what the GUI and the tests read ---------------------------------------------------------
     def check(self) -> None:

@@ -33,12 +33,13 @@ class Tug:
     retired: bool = False                      # out of service: takes no new job (a what-if edit)
     carts: int = 0                             # stands it can carry bags for at once (0: any)
 
-    def start_leg(self, path: np.ndarray, rel_times: np.ndarray, t0: float, target: int) -> None:
+    def start_leg(self, path: np.ndarray, times: np.ndarray, target: int) -> None:
+        """Drive ``path``, reaching its vertices at ``times`` (absolute seconds)."""
         self.path = path
-        self.times = t0 + rel_times
+        self.times = times
         self.target = target
         self.activity = DRIVING
-        self.busy_until = t0 + float(rel_times[-1])
+        self.busy_until = float(times[-1])
 
     def position(self, t: float, x: np.ndarray, y: np.ndarray) -> tuple[float, float, int, int, float]:
         """(x, y, u, v, fraction along road u -> v) at time ``t``; u == v when at a node."""
