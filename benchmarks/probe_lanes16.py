@@ -98,13 +98,31 @@ def steps(n: int) -> None:
     gpu_fast.by_rows(gpu_fast.kernels(TUNING).widen, nb * B, L.shape[1], main)(
         L, buf["D"], buf["W"], buf["M"], buf["capped"], 0)
     after("widen")
-    gpu_fast.launch_recovery(TUNING, buf["D"], buf["V"], buf["T"], nb, N=buf["N"], stream=main, after=after)
+    exact = (L, buf["TL"]) if solver.last_arithmetic == "lanes16" else None
+    gpu_fast.launch_recovery(TUNING, buf["D"], buf["V"], buf["T"], nb, N=buf["N"], stream=main, after=after,
+                             lanes=exact)
     main.synchronize()
-    totals = {}
+    totals, rounds = {}, {}
     for (_, before), (step, event) in zip(marks, marks[1:]):
-        totals[step] = totals.get(step, 0.0) + before.elapsed_time(event)
+        ms = before.elapsed_time(event)
+        totals[step] = totals.get(step, 0.0) + ms
+        rounds.setdefault(step, []).append(ms)
     print(f"n={n} steps of a lanes solve, GPU ms: " + ", ".join(f"{s} {ms:.2f}" for s, ms in totals.items())
           + f"; total {sum(totals.values()):.2f}", flush=True)
+    for step in ("phases 1+2", "phase 3"):
+        print(f"n={n} {step} by rounds, GPU ms: " + by_rounds(rounds[step]), flush=True)
+
+
+def by_rounds(times: list) -> str:
+    """Per-round times summed over rounds 0, 1, 2, 3, 4-7, 8-15, ... (the last group cut at the end)."""
+    groups, first = [], 0
+    while first < len(times):
+        last = max(first + 1, 2 * first) if first >= 4 else first + 1
+        part = times[first:last]
+        groups.append(f"{first}{f'-{first + len(part) - 1}' if len(part) > 1 else ''} {sum(part):.2f}"
+                      f" ({sum(part) / len(part):.3f}/round)")
+        first = last
+    return ", ".join(groups)
 
 
 if __name__ == "__main__":
