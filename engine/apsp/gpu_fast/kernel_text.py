@@ -160,7 +160,7 @@ def pack(W, D, V, M):
 def transpose_lanes(L, TL):
     """TL = L transposed lane by lane (TL[j, w] holds the distances from 2w and 2w + 1 to j):
     tile (blockIdx.y, blockIdx.x) of B × B cells, unpacked through shared S."""
-    S = cuda.shared.array((B, B + 1), int32)
+    S = cuda.shared.array(SKEWED, int32)
     tid = cuda.threadIdx.y * cuda.blockDim.x + cuda.threadIdx.x
     row0 = cuda.blockIdx.y * B
     col0 = cuda.blockIdx.x * B

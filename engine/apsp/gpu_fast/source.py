@@ -326,7 +326,7 @@ def kernels_source(t):
         "from engine.gpu_launch import lazy_kernel\n"
         f"from {_APSP}.gpu_fast.addmin import addmin\n"
         f"from {_APSP}.gpu_lanes16 import addmin2\n",
-        f"B = {t.b}\nTILE = ({t.b}, {t.b + t.tile_pad})\nSQUARE = ({t.b}, {t.b})\nINF = int32({int(INF)})\nTHREADS = {t.threads * t.threads}\n"
+        f"B = {t.b}\nTILE = ({t.b}, {t.b + t.tile_pad})\nSQUARE = ({t.b}, {t.b})\nSKEWED = ({t.b}, {t.b + 1})\nINF = int32({int(INF)})\nTHREADS = {t.threads * t.threads}\n"
         f"CAP = {CAP}\n"
         f"RECOVER_COLUMNS = {t.recover_columns}\nRECOVER_ROWS = {t.recover_rows}\n",
         loader_source(t, "load_tile", 1),
