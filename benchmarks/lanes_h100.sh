@@ -16,12 +16,12 @@ bench() { local name=$1 tree=$2; shift 2; log "bench $name ($tree): $*"
   run "$tree" python3 main.py bench --out "/tmp/bench-$name" --variants gpu-fast --density 15 "$@"
   cp "/tmp/bench-$name/bench.json" "$R/bench-$name.json"; }
 for part in "$@"; do case $part in
-  steps) for rep in 1 2; do
+  steps) for rep in $(seq ${REPS:-2}); do
            log "steps new, rep $rep"; run . python3 -m benchmarks.probe_lanes16 16384s 8192s
            log "steps base, rep $rep"; run "$BASE" python3 -m benchmarks.probe_lanes16 16384s 8192s
          done ;;
   compare) log "compare new"; run . python3 -m benchmarks.probe_lanes16 8192 16384 ;;
-  bench) for rep in 1 2; do
+  bench) for rep in $(seq ${REPS:-2}); do
            bench "new-$rep" . --sizes 500 8192 16384 --bisect 0 --airports hub-atl
            bench "base-$rep" "$BASE" --sizes 500 8192 16384 --bisect 0 --airports hub-atl
          done ;;
