@@ -25,7 +25,7 @@ from numba import cuda
 from engine.apsp import gpu_fast
 from engine.apsp.matrix import INF
 from benchmarks.probe_phase3_rate import check
-from benchmarks.common import TUNING, graph, median_launch_seconds, median_run, strict_bad
+from benchmarks.common import TUNING, graph, median_launch_seconds, median_run, registers, strict_bad
 
 # The copied path at every size, in int32 alone or in 16-bit lanes first.
 SOLVERS = {lanes: gpu_fast.Solver(replace(TUNING, mapped_max=0, lanes16=lanes)) for lanes in (False, True)}
@@ -111,6 +111,9 @@ def steps(n: int) -> None:
           + f"; total {sum(totals.values()):.2f}", flush=True)
     for step in ("phases 1+2", "phase 3"):
         print(f"n={n} {step} by rounds, GPU ms: " + by_rounds(rounds[step]), flush=True)
+    k = gpu_fast.kernels(TUNING)
+    print(f"n={n} registers a thread: " + ", ".join(f"{name} {registers(getattr(k, name))}" for name in
+          ("phase2_lanes", "phase3_lanes", "recover_lanes" if exact else "recover")), flush=True)
 
 
 def by_rounds(times: list) -> str:

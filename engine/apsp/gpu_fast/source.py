@@ -108,21 +108,19 @@ def store_marked(t, lanes=None):
 
 
 def store_words(t):
-    """``store_marked`` for cells that are 16-bit lane pairs, in 16-byte accesses: a thread row's
-    words (x: which lanes changed) in one store where any changed, and their cells' marks, the
-    old ones (all read first, where any cell of the thread changed) kept for the lanes that did
-    not change, in two. (Stored cell by cell, the early rounds, where most cells improve, took
-    up to 4.5 times a late one's time at n = 16,384.)"""
+    """``store_marked`` for cells that are 16-bit lane pairs, in 16-byte accesses: each thread
+    row with a changed word stores its words in one, and its cells' marks in two, the old marks
+    (read first) kept for the lanes that did not change. (Stored cell by cell, the early rounds,
+    where most cells improve, took up to 4.5 times a late one's time at n = 16,384; with every
+    row's old marks read at once, the registers they took slowed every round.)"""
     words, marks = range(t.cells), range(2 * t.cells)
-    out = [f"    x{r}_{q} = d{r}_{q} ^ o{r}_{q}" for r, q in cells(t)]
-    out += [f"    c{r} = {' | '.join(f'x{r}_{q}' for q in words)}" for r in range(t.cells)]
-    out += [f"    if {' | '.join(f'c{r}' for r in range(t.cells))}:"]
-    out += [line for r in range(t.cells) for line in
-            read([f"m{r}_{c}" for c in marks], "V", f"row0 + i{r}", "2 * (col0 + j)", " " * 8)]
+    out = []
     for r in range(t.cells):
-        new = [f"mark if x{r}_{c // 2} {'& 0xFFFF' if c % 2 == 0 else '>> 16'} else m{r}_{c}" for c in marks]
-        out += [f"        if c{r}:"] + write([f"d{r}_{q}" for q in words], "D", f"row0 + i{r}", "col0 + j", " " * 12)
-        out += write(new, "V", f"row0 + i{r}", "2 * (col0 + j)", " " * 12)
+        lanes = [f"(d{r}_{c // 2} ^ o{r}_{c // 2}) {'& 0xFFFF' if c % 2 == 0 else '>> 16'}" for c in marks]
+        out += [f"    if {' | '.join(f'(d{r}_{q} ^ o{r}_{q})' for q in words)}:"]
+        out += write([f"d{r}_{q}" for q in words], "D", f"row0 + i{r}", "col0 + j", " " * 8)
+        out += read([f"m{c}" for c in marks], "V", f"row0 + i{r}", "2 * (col0 + j)", " " * 8)
+        out += write([f"mark if {lanes[c]} else m{c}" for c in marks], "V", f"row0 + i{r}", "2 * (col0 + j)", " " * 8)
     return out
 
 

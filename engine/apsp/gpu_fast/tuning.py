@@ -33,7 +33,7 @@ class Tuning:
     recover_columns: int = 32
     recover_batch: int = 2
     # The same on an exact lanes solve (``recover_lanes``): cells whose loads go out together.
-    lanes_recover_batch: int = 4
+    lanes_recover_batch: int = 8
     # Largest padded size solved by the single persistent launch (0: never; -1: always).
     one_launch_max: int = 1536
     # Padded sizes up to mapped_max read their input from, and write their answer into,
