@@ -33,7 +33,9 @@ class Tuning:
     recover_columns: int = 32
     recover_batch: int = 2
     # The same on an exact lanes solve (``recover_lanes``): cells whose loads go out together.
-    lanes_recover_batch: int = 8
+    lanes_recover_batch: int = 4
+    # A register cap for phase3_lanes (0: none): at most 64 lets 4 blocks share a multiprocessor.
+    lanes_max_registers: int = 0
     # Largest padded size solved by the single persistent launch (0: never; -1: always).
     one_launch_max: int = 1536
     # Padded sizes up to mapped_max read their input from, and write their answer into,
@@ -65,7 +67,8 @@ class Tuning:
         return Tuning(b=self.b, threads=self.threads, cells=self.cells, unroll=self.unroll,
                       small_unroll=self.small_unroll,
                       tile_pad=self.tile_pad, recover_columns=self.recover_columns,
-                      recover_batch=self.recover_batch, lanes_recover_batch=self.lanes_recover_batch)
+                      recover_batch=self.recover_batch, lanes_recover_batch=self.lanes_recover_batch,
+                      lanes_max_registers=self.lanes_max_registers)
 
 
 SIMULATOR = Tuning(b=16, threads=4, cells=4, unroll=4, recover_columns=8, recover_batch=4,
