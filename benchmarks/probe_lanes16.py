@@ -13,7 +13,7 @@ each step of one lanes solve instead (an event after every launch, summed by ste
 
     python3 -m benchmarks.probe_lanes16 16384s
 
-``LANES_TUNING`` (e.g. "lanes_max_registers=64") probes another tuning.
+``LANES_TUNING`` (e.g. "lanes_recover_batch=4") probes another tuning.
 """
 
 import os
@@ -30,7 +30,7 @@ from engine.apsp.matrix import INF
 from benchmarks.probe_phase3_rate import check
 from benchmarks.common import TUNING, graph, median_launch_seconds, median_run, registers, strict_bad
 
-# LANES_TUNING="lanes_max_registers=64 lanes_recover_batch=8" probes a tuning other than this machine's.
+# LANES_TUNING="lanes_recover_batch=4" probes a tuning other than this machine's.
 TUNING = replace(TUNING, **{key: int(value) for key, value in
                             (item.split("=") for item in os.environ.get("LANES_TUNING", "").split())})
 # The copied path at every size, in int32 alone or in 16-bit lanes first.

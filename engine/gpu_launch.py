@@ -105,8 +105,8 @@ class LazyKernel:
     9.0 s cold on the H100, docs/gpu-first-use.md). ``compile()`` may run ahead of the
     first launch, from any thread (a background warm-up); the kernel is built once."""
 
-    def __init__(self, function, signature: str, cache: bool, **options):
-        self.function, self.signature, self.cache, self.options = function, signature, cache, options
+    def __init__(self, function, signature: str, cache: bool):
+        self.function, self.signature, self.cache = function, signature, cache
         self._kernel = None
         self._lock = threading.Lock()
 
@@ -118,7 +118,7 @@ class LazyKernel:
         """The compiled kernel (built now if it was not yet)."""
         with self._lock:
             if self._kernel is None:
-                self._kernel = cuda.jit(self.signature, cache=self.cache, **self.options)(self.function)
+                self._kernel = cuda.jit(self.signature, cache=self.cache)(self.function)
             return self._kernel
 
     def __getitem__(self, launch_configuration):
@@ -130,7 +130,6 @@ class LazyKernel:
         return getattr(self.compile(), name)
 
 
-def lazy_kernel(signature: str, cache: bool = False, **options):
-    """Decorator: ``LazyKernel`` of the function it wraps (``options``: more of ``cuda.jit``'s,
-    e.g. ``max_registers``)."""
-    return lambda function: LazyKernel(function, signature, cache, **options)
+def lazy_kernel(signature: str, cache: bool = False):
+    """Decorator: ``LazyKernel`` of the function it wraps."""
+    return lambda function: LazyKernel(function, signature, cache)

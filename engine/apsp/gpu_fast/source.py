@@ -108,14 +108,13 @@ def store_marked(t, lanes=None):
 
 
 def store_words(t):
-    """``store_marked`` for cells that are 16-bit lane pairs, in 16-byte accesses: the tile's
-    old words are read again (only this block writes them), each thread row with a changed word
-    stores its words in one, and its cells' marks in two, the old marks (read first) kept for
-    the lanes that did not change. (Stored cell by cell, the early rounds,
+    """``store_marked`` for cells that are 16-bit lane pairs, in 16-byte accesses: each thread
+    row with a changed word stores its words in one, and its cells' marks in two, the old marks
+    (read first) kept for the lanes that did not change. (Stored cell by cell, the early rounds,
     where most cells improve, took up to 4.5 times a late one's time at n = 16,384; with every
     row's old marks read at once, the registers they took slowed every round.)"""
     words, marks = range(t.cells), range(2 * t.cells)
-    out = [line for r in range(t.cells) for line in read([f"o{r}_{q}" for q in words], "D", f"row0 + i{r}", "col0 + j")]
+    out = []
     for r in range(t.cells):
         lanes = [f"(d{r}_{c // 2} ^ o{r}_{c // 2}) {'& 0xFFFF' if c % 2 == 0 else '>> 16'}" for c in marks]
         out += [f"    if {' | '.join(f'(d{r}_{q} ^ o{r}_{q})' for q in words)}:"]
@@ -151,9 +150,8 @@ def product_steps(t, x, y, relax="addmin({d}, {a}, {b})", unroll=None):
 def product_stored(t, lanes=None, unroll=None):
     """Lines: the thread's cells d (read already) = min(d, X ⊗ Y), improved ones stored marked
     (``lanes``: as ``_store_marked``)."""
-    if lanes == "words":  # the old words are read again after the product: 16 registers fewer through it
-        return product_steps(t, "X", "Y", "addmin2({d}, {a}, {b})", unroll=unroll) + store_words(t)
-    return ([f"    o{r}_{q} = d{r}_{q}" for r, q in cells(t)] + product_steps(t, "X", "Y", unroll=unroll)
+    relax = ["addmin2({d}, {a}, {b})"] if lanes == "words" else []
+    return ([f"    o{r}_{q} = d{r}_{q}" for r, q in cells(t)] + product_steps(t, "X", "Y", *relax, unroll=unroll)
             + store_marked(t, lanes))
 
 
@@ -179,8 +177,7 @@ def phase3_source(t, lanes=False, tiles=False):
     operand twice, in both halves of a word, for ``addmin2``. With ``tiles`` (``phase3_tiles``)
     a block whose tile is not marked in M returns at once (the tile holds final distances)."""
     name, args = ("phase3_lanes", "") if lanes else ("phase3_tiles", ", M") if tiles else ("phase3", "")
-    limit = f", max_registers={t.lanes_max_registers}" if lanes and t.lanes_max_registers else ""
-    src = [f"@lazy_kernel(SIG_{'TILES' if tiles else 'ROUND'}, cache=CACHE{limit})", f"def {name}(D, V, kb, nb{args}):",
+    src = [f"@lazy_kernel(SIG_{'TILES' if tiles else 'ROUND'}, cache=CACHE)", f"def {name}(D, V, kb, nb{args}):",
            "    X = cuda.shared.array(TILE, int32, alignment=16)",
            "    Y = cuda.shared.array(TILE, int32, alignment=16)",
            "    row0 = (cuda.blockIdx.y + (1 if cuda.blockIdx.y >= kb else 0)) * B",
