@@ -276,14 +276,22 @@ def recover_source(t):
     cells = range(t.recover_batch)
     src = ["@cuda.jit(device=True)", "def recover_cells(D, V, T, i, j0, candidate):",
            f"    for j in range(j0, j0 + {t.recover_columns}, {t.recover_batch}):"]
-    src += [f"        v{c} = V[i, j + {c}]" for c in cells]
-    src += [f"        e{c} = D[i, j + {c}]" for c in cells]
-    src += [f"        k{c} = (-2 - v{c}) * B + candidate if v{c} <= -2 else candidate" for c in cells]
-    src += [f"        s{c} = int32(D[i, k{c}] + T[j + {c}, k{c}])" for c in cells]
+    src += candidate_loads(cells, "V[i, j + {c}]", "D[i, j + {c}]", "B", "candidate",
+                           "int32(D[i, k{c}] + T[j + {c}, k{c}])")
     for c in cells:
         src += [f"        if v{c} <= -2 and k{c} != i and k{c} != j + {c} and s{c} == e{c}:",
                 f"            V[i, j + {c}] = k{c}"]
     return "\n".join(src) + "\n"
+
+
+def candidate_loads(cells, mark, distance, block, candidate, total):
+    """A recovery's batch, lines for each cell c (the arguments: code, c as {c}): its mark v{c}
+    and distance e{c}, k{c}, the candidate in the mark's round (``block`` of them a round; just
+    ``candidate`` if unmarked), and s{c}, the ``total`` through it, every load before any use."""
+    return ([f"        v{c} = {mark.format(c=c)}" for c in cells]
+            + [f"        e{c} = {distance.format(c=c)}" for c in cells]
+            + [f"        k{c} = (-2 - v{c}) * {block} + {candidate} if v{c} <= -2 else {candidate}" for c in cells]
+            + [f"        s{c} = {total.format(c=c)}" for c in cells])
 
 
 def recover_lanes_source(t):
@@ -302,10 +310,8 @@ def recover_lanes_source(t):
            f"    i = cuda.blockIdx.y * {rows} + r", f"    j0 = cuda.blockIdx.x * {words}",
            "    SV[r, w] = V[i, j0 + w]", "    SE[r, w] = D[i, j0 + w]", "    cuda.syncthreads()",
            f"    for c0 in range(0, {words}, {len(batch)}):"]
-    src += [f"        v{c} = SV[r, c0 + {c}]" for c in batch]
-    src += [f"        e{c} = SE[r, c0 + {c}]" for c in batch]
-    src += [f"        k{c} = (-2 - v{c}) * {words} + w if v{c} <= -2 else w" for c in batch]
-    src += [f"        s{c} = int64(L[i, k{c}]) + TL[j0 + c0 + {c}, k{c}]" for c in batch]
+    src += candidate_loads(batch, "SV[r, c0 + {c}]", "SE[r, c0 + {c}]", words, "w",
+                           "int64(L[i, k{c}]) + TL[j0 + c0 + {c}, k{c}]")
     for c in batch:
         src += [f"        if v{c} <= -2:",
                 f"            j = j0 + c0 + {c}",
