@@ -12,8 +12,11 @@ their cap in that column, and int32 rounds redo its tiles only. A size ending in
 each step of one lanes solve instead (an event after every launch, summed by step):
 
     python3 -m benchmarks.probe_lanes16 16384s
+
+``LANES_TUNING`` (e.g. "lanes_recover_batch=4") probes another tuning.
 """
 
+import os
 import statistics
 import sys
 
@@ -25,8 +28,11 @@ from numba import cuda
 from engine.apsp import gpu_fast
 from engine.apsp.matrix import INF
 from benchmarks.probe_phase3_rate import check
-from benchmarks.common import TUNING, graph, median_launch_seconds, median_run, strict_bad
+from benchmarks.common import TUNING, graph, median_launch_seconds, median_run, registers, strict_bad
 
+# LANES_TUNING="lanes_recover_batch=4" probes a tuning other than this machine's.
+TUNING = replace(TUNING, **{key: int(value) for key, value in
+                            (item.split("=") for item in os.environ.get("LANES_TUNING", "").split())})
 # The copied path at every size, in int32 alone or in 16-bit lanes first.
 SOLVERS = {lanes: gpu_fast.Solver(replace(TUNING, mapped_max=0, lanes16=lanes)) for lanes in (False, True)}
 
@@ -98,13 +104,34 @@ def steps(n: int) -> None:
     gpu_fast.by_rows(gpu_fast.kernels(TUNING).widen, nb * B, L.shape[1], main)(
         L, buf["D"], buf["W"], buf["M"], buf["capped"], 0)
     after("widen")
-    gpu_fast.launch_recovery(TUNING, buf["D"], buf["V"], buf["T"], nb, N=buf["N"], stream=main, after=after)
+    exact = (L, buf["TL"]) if solver.last_arithmetic == "lanes16" else None
+    gpu_fast.launch_recovery(TUNING, buf["D"], buf["V"], buf["T"], nb, N=buf["N"], stream=main, after=after,
+                             lanes=exact)
     main.synchronize()
-    totals = {}
+    totals, rounds = {}, {}
     for (_, before), (step, event) in zip(marks, marks[1:]):
-        totals[step] = totals.get(step, 0.0) + before.elapsed_time(event)
+        ms = before.elapsed_time(event)
+        totals[step] = totals.get(step, 0.0) + ms
+        rounds.setdefault(step, []).append(ms)
     print(f"n={n} steps of a lanes solve, GPU ms: " + ", ".join(f"{s} {ms:.2f}" for s, ms in totals.items())
           + f"; total {sum(totals.values()):.2f}", flush=True)
+    for step in ("phases 1+2", "phase 3"):
+        print(f"n={n} {step} by rounds, GPU ms: " + by_rounds(rounds[step]), flush=True)
+    k = gpu_fast.kernels(TUNING)
+    print(f"n={n} registers a thread: " + ", ".join(f"{name} {registers(getattr(k, name))}" for name in
+          ("phase2_lanes", "phase3_lanes", "recover_lanes" if exact else "recover")), flush=True)
+
+
+def by_rounds(times: list) -> str:
+    """Per-round times summed over rounds 0, 1, 2, 3, 4-7, 8-15, ... (the last group cut at the end)."""
+    groups, first = [], 0
+    while first < len(times):
+        last = max(first + 1, 2 * first) if first >= 4 else first + 1
+        part = times[first:last]
+        groups.append(f"{first}{f'-{first + len(part) - 1}' if len(part) > 1 else ''} {sum(part):.2f}"
+                      f" ({sum(part) / len(part):.3f}/round)")
+        first = last
+    return ", ".join(groups)
 
 
 if __name__ == "__main__":

@@ -24,10 +24,18 @@ MISSING_LIBRARY = {"DynamicLibNotFoundError", "NvvmSupportError", "NvrtcSupportE
 
 
 def kernels():
+    from engine.apsp import gpu_fast as apsp_fast
     from engine.mst import gpu_fast as mst_fast
     from engine.sssp import gpu_fast as sssp_fast
+    lanes = apsp_fast.kernels(apsp_fast.default_tuning())  # generated: only a GPU build checks its shapes
     return {"gpu-fast-sssp persistent": (sssp_fast._persistent, sssp_fast._SIGNATURE),
-            "gpu-fast-mst rounds": (mst_fast._all_rounds, mst_fast._ROUNDS_SIGNATURE)}
+            "gpu-fast-mst rounds": (mst_fast._all_rounds, mst_fast._ROUNDS_SIGNATURE),
+            **{f"gpu-fast {name}": (getattr(lanes, name).function, getattr(lanes, name).signature)
+               for name in LANES_KERNELS}}
+
+
+# gpu-fast's kernels of the 16-bit lanes path (generated source, taken beyond padded 3,072 only).
+LANES_KERNELS = ("pack", "phase2_lanes", "phase3_lanes", "widen", "transpose_lanes", "recover_lanes")
 
 
 def main() -> int:

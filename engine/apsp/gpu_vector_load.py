@@ -1,6 +1,7 @@
 """``load4(X, i, j)``: X[i, j], X[i, j+1], X[i, j+2], X[i, j+3] of a 2-D int32 array read by one
-16-byte load (the caller guarantees X[i, j] is 16-byte aligned: a shared array declared with
-``alignment=16``, rows a multiple of 4 long, j a multiple of 4).
+16-byte load; ``store4(X, i, j, a, b, c, d)`` writes them by one 16-byte store (the caller
+guarantees X[i, j] is 16-byte aligned: a shared array declared with ``alignment=16`` or a device
+array, rows a multiple of 4 long, j a multiple of 4).
 
 Numba reads array elements one by one and ptxas merges only some of them into wide loads; a
 product whose every operand comes in a 16-byte load issues a quarter of the shared-memory
@@ -12,28 +13,53 @@ from .gpu_common import SIMULATED
 if SIMULATED:
     def load4(X, i, j):
         return X[i, j], X[i, j + 1], X[i, j + 2], X[i, j + 3]
+
+    def store4(X, i, j, a, b, c, d):
+        X[i, j], X[i, j + 1], X[i, j + 2], X[i, j + 3] = a, b, c, d
 else:
     from llvmlite import ir
     from numba import types
     from numba.cuda import cgutils
     from numba.cuda.extending import intrinsic
 
+    VECTOR = ir.VectorType(ir.IntType(32), 4)
+
+    def _is_matrix(X):
+        return isinstance(X, types.Array) and X.ndim == 2 and X.dtype == types.int32
+
+    def _vector_pointer(context, builder, signature, args):
+        """X[i, j]'s address as a pointer to four int32."""
+        array_type, i_type, j_type = signature.args[:3]
+        array, row, column = args[:3]
+        indices = [context.cast(builder, row, i_type, types.intp),
+                   context.cast(builder, column, j_type, types.intp)]
+        array_struct = context.make_array(array_type)(context, builder, value=array)
+        pointer = cgutils.get_item_pointer(context, builder, array_type, array_struct, indices)
+        return builder.bitcast(pointer, VECTOR.as_pointer())
+
     @intrinsic
     def load4(typingctx, X, i, j):
-        if not (isinstance(X, types.Array) and X.ndim == 2 and X.dtype == types.int32):
+        if not _is_matrix(X):
             return None
         result = types.UniTuple(types.int32, 4)
 
         def codegen(context, builder, signature, args):
-            array_type, i_type, j_type = signature.args
-            array, row, column = args
-            indices = [context.cast(builder, row, i_type, types.intp),
-                       context.cast(builder, column, j_type, types.intp)]
-            array_struct = context.make_array(array_type)(context, builder, value=array)
-            pointer = cgutils.get_item_pointer(context, builder, array_type, array_struct, indices)
-            vector_type = ir.VectorType(ir.IntType(32), 4)
-            vector = builder.load(builder.bitcast(pointer, vector_type.as_pointer()), align=16)
+            vector = builder.load(_vector_pointer(context, builder, signature, args), align=16)
             values = [builder.extract_element(vector, ir.Constant(ir.IntType(32), n)) for n in range(4)]
             return context.make_tuple(builder, result, values)
 
         return result(X, i, j), codegen
+
+    @intrinsic
+    def store4(typingctx, X, i, j, a, b, c, d):
+        if not (_is_matrix(X) and all(v == types.int32 for v in (a, b, c, d))):
+            return None
+
+        def codegen(context, builder, signature, args):
+            vector = ir.Constant(VECTOR, None)
+            for n, value in enumerate(args[3:]):
+                vector = builder.insert_element(vector, value, ir.Constant(ir.IntType(32), n))
+            builder.store(vector, _vector_pointer(context, builder, signature, args), align=16)
+            return context.get_dummy_value()
+
+        return types.void(X, i, j, a, b, c, d), codegen

@@ -47,14 +47,14 @@ class Buffers:
 
     def copied(self, n: int, size: int) -> dict:
         """Device buffers for a large size (the input W, N for narrow vias, L for the distances
-        in 16-bit lanes, made on first use, ``capped``, the flag ``widen`` raises, and M, the
+        in 16-bit lanes and TL for L transposed, made on first use, ``capped``, the flag ``widen`` raises, and M, the
         tiles it marks), two streams and the events that order and time them, kept for the next
         call of this size."""
         narrow = size <= self.t.via16_max
         if self.kept.get("key") != ("copied", n, size, narrow):
             self.kept.clear()
             self.kept.update(key=("copied", n, size, narrow), **device_buffers(size),
-                             W=cuda.device_array((n, n), np.int32), L=None,
+                             W=cuda.device_array((n, n), np.int32), L=None, TL=None,
                              M=cuda.device_array((size // self.t.b, size // self.t.b), np.int32),
                              capped=cuda.to_device(np.zeros(1, np.int32)), token=0,
                              N=cuda.device_array((size, size), np.int16) if narrow else None,

@@ -156,6 +156,27 @@ def pack(W, D, V, M):
         V[i, 2 * w + 1] = -1
 
 
+@lazy_kernel(SIG_DT, cache=CACHE)
+def transpose_lanes(L, TL):
+    """TL = L transposed lane by lane (TL[j, w] holds the distances from 2w and 2w + 1 to j):
+    tile (blockIdx.y, blockIdx.x) of B × B cells, unpacked through shared S."""
+    S = cuda.shared.array(SKEWED, int32)
+    tid = cuda.threadIdx.y * cuda.blockDim.x + cuda.threadIdx.x
+    row0 = cuda.blockIdx.y * B
+    col0 = cuda.blockIdx.x * B
+    for e in range(tid, B * B // 2, THREADS):
+        r = e // (B // 2)
+        w = e % (B // 2)
+        x = L[row0 + r, col0 // 2 + w]
+        S[r, 2 * w] = x & 0xFFFF
+        S[r, 2 * w + 1] = x >> 16
+    cuda.syncthreads()
+    for e in range(tid, B * B // 2, THREADS):
+        c = e // (B // 2)
+        u = e % (B // 2)
+        TL[col0 + c, row0 // 2 + u] = int32(S[2 * u, c] | S[2 * u + 1, c] << 16)
+
+
 @lazy_kernel(SIG_WIDEN, cache=CACHE)
 def widen(D, wide, W, M, capped, token):
     """wide = D's lanes as int32 (row blockIdx.x). A lane of the unpadded answer at CAP is a

@@ -137,20 +137,29 @@ def launch_rounds(t: Tuning, W, D, V, nb: int, stream=0, after=lambda step: None
             after("phase 3")
 
 
-def launch_recovery(t: Tuning, D, V, T, nb: int, O=None, N=None, stream=0, after=lambda step: None):
+def launch_recovery(t: Tuning, D, V, T, nb: int, O=None, N=None, stream=0, after=lambda step: None,
+                    lanes=None):
     """Queue the via recovery (reads D, writes V; launched apart even after the persistent
     kernel: at full occupancy, not its register budget). With O (2×n×n) the unpadded answer is
-    written into it as well; with N (padded, int16) the vias narrowed into it."""
+    written into it as well; with N (padded, int16) the vias narrowed into it. With ``lanes``,
+    (L, TL) of an exact lanes solve (D: L widened), the candidates are tested in lanes, two a
+    word (TL: scratch for L transposed)."""
     k = kernels(t)
     tile = (t.threads, t.threads)
-    k.transpose[(nb, nb), tile, stream](D, T)
-    after("transpose")
     size = nb * t.b
-    recovery = (size // t.recover_columns, size // t.recover_rows), tile, stream
-    if O is not None:
-        k.recover_export[recovery](D, V, T, O)
+    if lanes is not None:
+        L, TL = lanes
+        k.transpose_lanes[(nb, nb), tile, stream](L, TL)
+        after("transpose")
+        k.recover_lanes[(size // (t.b // 2), size // t.lanes_recover_rows), tile, stream](L, D, V, TL)
     else:
-        k.recover[recovery](D, V, T)
+        k.transpose[(nb, nb), tile, stream](D, T)
+        after("transpose")
+        recovery = (size // t.recover_columns, size // t.recover_rows), tile, stream
+        if O is not None:
+            k.recover_export[recovery](D, V, T, O)
+        else:
+            k.recover[recovery](D, V, T)
     after("recover")
     if N is not None:
         by_rows(k.narrow, size, size, stream)(V, N)

@@ -105,18 +105,20 @@ class Solver:
         buf["W"].copy_to_device(np.ascontiguousarray(w, dtype=np.int32), stream=main)
         buf["start"].record(main)
         host_start = time.perf_counter()
+        lanes = None  # (L, TL) for the recovery after an exact lanes solve
         if not t.lanes16:
             self.last_arithmetic = "int32"
             launch_rounds(t, buf["W"], D, V, nb, stream=main)
         elif self._lanes_exact(buf, nb):
             self.last_arithmetic = "lanes16"
+            lanes = buf["L"], buf["TL"]
         else:
             self.last_arithmetic = "lanes16, then int32"
             launch_rounds(t, buf["W"], D, V, nb, stream=main, tiles=buf["M"])
         buf["rounds"].record(main)
         buf["rounds"].wait(side)
         D.copy_to_host(dist, stream=side)
-        launch_recovery(t, D, V, buf["T"], nb, N=N, stream=main)
+        launch_recovery(t, D, V, buf["T"], nb, N=N, stream=main, lanes=lanes)
         buf["end"].record(main)
         (V if N is None else N).copy_to_host(via, stream=main)
         main.synchronize()
@@ -132,7 +134,7 @@ class Solver:
         GPU."""
         t = self.tuning
         if buf["L"] is None:
-            buf["L"] = cuda.device_array((nb * t.b, nb * t.b // 2), np.int32)
+            buf["L"], buf["TL"] = (cuda.device_array((nb * t.b, nb * t.b // 2), np.int32) for _ in range(2))
         L, main = buf["L"], buf["main"]
         buf["token"] += 1
         launch_rounds(t, buf["W"], L, buf["V"], nb, stream=main, lanes=True, tiles=buf["M"])

@@ -93,17 +93,9 @@ def store_marked(t, lanes=None):
     holds 16-bit lane pairs (columns in words: col0 and j count words), the cells are either
     such words ("words": a changed word is stored, and each changed lane's cell marked) or
     int32 cells stored two to a word ("pairs")."""
-    out = []
     if lanes == "words":
-        for r, q in cells(t):
-            out += [f"    if d{r}_{q} != o{r}_{q}:",
-                    f"        D[row0 + i{r}, col0 + j + {q}] = d{r}_{q}",
-                    f"        c = 2 * (col0 + j + {q})",
-                    f"        if (d{r}_{q} ^ o{r}_{q}) & 0xFFFF:",
-                    f"            V[row0 + i{r}, c] = mark",
-                    f"        if (d{r}_{q} ^ o{r}_{q}) >> 16:",
-                    f"            V[row0 + i{r}, c + 1] = mark"]
-        return out
+        return store_words(t)
+    out = []
     for r, q in cells(t):
         if lanes == "pairs" and q % 2 == 0:
             out += [f"    if d{r}_{q} < o{r}_{q} or d{r}_{q + 1} < o{r}_{q + 1}:",
@@ -113,6 +105,29 @@ def store_marked(t, lanes=None):
             out += [f"        D[row0 + i{r}, col0 + j + {q}] = d{r}_{q}"]
         out += [f"        V[row0 + i{r}, col0 + j + {q}] = mark"]
     return out
+
+
+def store_words(t):
+    """``store_marked`` for cells that are 16-bit lane pairs, in 16-byte accesses: each thread
+    row with a changed word stores its words in one, and its cells' marks in two, the old marks
+    (read first) kept for the lanes that did not change. (Stored cell by cell, the early rounds,
+    where most cells improve, took up to 4.5 times a late one's time at n = 16,384; with every
+    row's old marks read at once, the registers they took slowed every round.)"""
+    words, marks = range(t.cells), range(2 * t.cells)
+    out = []
+    for r in range(t.cells):
+        lanes = [f"(d{r}_{c // 2} ^ o{r}_{c // 2}) {'& 0xFFFF' if c % 2 == 0 else '>> 16'}" for c in marks]
+        out += [f"    if {' | '.join(f'(d{r}_{q} ^ o{r}_{q})' for q in words)}:"]
+        out += write([f"d{r}_{q}" for q in words], "D", f"row0 + i{r}", "col0 + j", " " * 8)
+        out += read([f"m{c}" for c in marks], "V", f"row0 + i{r}", "2 * (col0 + j)", " " * 8)
+        out += write([f"mark if {lanes[c]} else m{c}" for c in marks], "V", f"row0 + i{r}", "2 * (col0 + j)", " " * 8)
+    return out
+
+
+def write(values, array, row, column, indent="    "):
+    """Lines writing values[c] to array[row, column + c], four per 16-byte store."""
+    return [f"{indent}store4({array}, {row}, {column} + {c}, {', '.join(values[c:c + 4])})"
+            for c in range(0, len(values), 4)]
 
 
 def product_steps(t, x, y, relax="addmin({d}, {a}, {b})", unroll=None):
@@ -261,24 +276,61 @@ def recover_source(t):
     cells = range(t.recover_batch)
     src = ["@cuda.jit(device=True)", "def recover_cells(D, V, T, i, j0, candidate):",
            f"    for j in range(j0, j0 + {t.recover_columns}, {t.recover_batch}):"]
-    src += [f"        v{c} = V[i, j + {c}]" for c in cells]
-    src += [f"        e{c} = D[i, j + {c}]" for c in cells]
-    src += [f"        k{c} = (-2 - v{c}) * B + candidate if v{c} <= -2 else candidate" for c in cells]
-    src += [f"        s{c} = int32(D[i, k{c}] + T[j + {c}, k{c}])" for c in cells]
+    src += candidate_loads(cells, "V[i, j + {c}]", "D[i, j + {c}]", "B", "candidate",
+                           "int32(D[i, k{c}] + T[j + {c}, k{c}])")
     for c in cells:
         src += [f"        if v{c} <= -2 and k{c} != i and k{c} != j + {c} and s{c} == e{c}:",
                 f"            V[i, j + {c}] = k{c}"]
     return "\n".join(src) + "\n"
 
 
+def candidate_loads(cells, mark, distance, block, candidate, total):
+    """A recovery's batch, lines for each cell c (the arguments: code, c as {c}): its mark v{c}
+    and distance e{c}, k{c}, the candidate in the mark's round (``block`` of them a round; just
+    ``candidate`` if unmarked), and s{c}, the ``total`` through it, every load before any use."""
+    return ([f"        v{c} = {mark.format(c=c)}" for c in cells]
+            + [f"        e{c} = {distance.format(c=c)}" for c in cells]
+            + [f"        k{c} = (-2 - v{c}) * {block} + {candidate} if v{c} <= -2 else {candidate}" for c in cells]
+            + [f"        s{c} = {total.format(c=c)}" for c in cells])
+
+
+def recover_lanes_source(t):
+    """``recover`` on an exact lanes solve's L (every distance below CAP) and TL, L transposed
+    lane by lane: a block takes ``lanes_recover_rows`` rows, one row a warp, and B/2 cells of each
+    (their marks and distances staged in shared memory first); a thread tests the candidates
+    2w and 2w + 1 of a cell's round at once, in one sum of two words (lanes below CAP: no carry
+    between them), its loads for ``lanes_recover_batch`` cells issued before any is used. Half
+    the bytes and instructions of int32's recovery a candidate."""
+    words, rows, batch = t.b // 2, t.lanes_recover_rows, range(t.lanes_recover_batch)
+    src = ["@lazy_kernel(SIG_LDVT, cache=CACHE)", "def recover_lanes(L, D, V, TL):",
+           f"    SV = cuda.shared.array(({rows}, {words}), int32)",
+           f"    SE = cuda.shared.array(({rows}, {words}), int32)",
+           "    tid = cuda.threadIdx.y * cuda.blockDim.x + cuda.threadIdx.x",
+           f"    r = tid // {words}", f"    w = tid % {words}",
+           f"    i = cuda.blockIdx.y * {rows} + r", f"    j0 = cuda.blockIdx.x * {words}",
+           "    SV[r, w] = V[i, j0 + w]", "    SE[r, w] = D[i, j0 + w]", "    cuda.syncthreads()",
+           f"    for c0 in range(0, {words}, {len(batch)}):"]
+    src += candidate_loads(batch, "SV[r, c0 + {c}]", "SE[r, c0 + {c}]", words, "w",
+                           "int64(L[i, k{c}]) + TL[j0 + c0 + {c}, k{c}]")
+    for c in batch:
+        src += [f"        if v{c} <= -2:",
+                f"            j = j0 + c0 + {c}",
+                f"            k = 2 * k{c}",
+                f"            if (s{c} & 0xFFFF) == e{c} and k != i and k != j:",
+                "                V[i, j] = k",
+                f"            elif (s{c} >> 16) == e{c} and k + 1 != i and k + 1 != j:",
+                "                V[i, j] = k + 1"]
+    return "\n".join(src) + "\n"
+
+
 def kernels_source(t):
     """Device functions for both launch shapes, and the kernels that schedule them."""
     parts = [
-        f"from numba import cuda, int32\nfrom {_APSP}.gpu_vector_load import load4\n"
+        f"from numba import cuda, int32, int64\nfrom {_APSP}.gpu_vector_load import load4, store4\n"
         "from engine.gpu_launch import lazy_kernel\n"
         f"from {_APSP}.gpu_fast.addmin import addmin\n"
         f"from {_APSP}.gpu_lanes16 import addmin2\n",
-        f"B = {t.b}\nTILE = ({t.b}, {t.b + t.tile_pad})\nSQUARE = ({t.b}, {t.b})\nINF = int32({int(INF)})\nTHREADS = {t.threads * t.threads}\n"
+        f"B = {t.b}\nTILE = ({t.b}, {t.b + t.tile_pad})\nSQUARE = ({t.b}, {t.b})\nSKEWED = ({t.b}, {t.b + 1})\nINF = int32({int(INF)})\nTHREADS = {t.threads * t.threads}\n"
         f"CAP = {CAP}\n"
         f"RECOVER_COLUMNS = {t.recover_columns}\nRECOVER_ROWS = {t.recover_rows}\n",
         loader_source(t, "load_tile", 1),
@@ -293,6 +345,7 @@ def kernels_source(t):
         closure_source(t, "pairs"),
         mul_global_source(t, "pairs"),
         phase3_source(t, lanes=True),
+        recover_lanes_source(t),
         SCHEDULE_SOURCE,
         phase2_source(t),
         LANES_SCHEDULE_SOURCE,
@@ -307,7 +360,7 @@ def generated_source(t: Tuning) -> str:
     signatures = {"SIG_PAD": [matrix] * 3, "SIG_ROUND": [matrix, matrix, index, index],
                   "SIG_DT": [matrix] * 2, "SIG_DVT": [matrix] * 3, "SIG_DVTO": [matrix] * 3 + [answer],
                   "SIG_VN": [matrix, "int16[:, ::1]"],
-                  "SIG_PACK": [matrix] * 4,
+                  "SIG_PACK": [matrix] * 4, "SIG_LDVT": [matrix] * 4,
                   "SIG_WIDEN": [matrix] * 4 + ["int32[::1]", index], "SIG_TILES": [matrix, matrix, index, index, matrix]}
     source = re.sub(r"\bSIG_\w+\b", lambda m: repr(f"void({', '.join(signatures[m.group()])})"),
                     kernels_source(t)).replace("CACHE", repr(not SIMULATED))
