@@ -1,14 +1,18 @@
 """The child process of ``gpu_warmup``: solves random graphs of the sizes given with a GPU
-variant itself (no CPU fallback), which compiles its kernels into the disk cache.
+variant itself (no CPU fallback), which compiles its kernels into the disk cache. It runs at a
+lower priority (``NICE``) than the app, whose first routes need the cores first.
 
     python -m engine.gpu_warmup_child FAMILY VARIANT N [N ...]
 """
 
+import os
 import sys
 
 import numpy as np
 
 from .apsp.random_graph import paper_random_graph
+
+NICE = 5   # (weighs a third of the app's share of a busy core)
 
 
 def solve_once(family: str, variant: str, n: int) -> None:
@@ -25,5 +29,6 @@ def solve_once(family: str, variant: str, n: int) -> None:
 
 
 if __name__ == "__main__":
+    os.nice(NICE)
     for size in sys.argv[3:]:
         solve_once(sys.argv[1], sys.argv[2], int(size))

@@ -114,6 +114,16 @@ def test_the_first_answer_while_a_gpu_compiles_compiles_only_the_serial_conversi
     assert compiled == ["_convert"]
 
 
+def test_the_warm_up_child_runs_below_the_apps_priority():
+    """Its compile must not take the cores the app's first route needs."""
+    from engine.gpu_warmup_child import NICE
+    child = ("import os, runpy, sys; sys.argv = ['child', 'apsp', 'cpu-linear', '5']; "
+             "runpy.run_module('engine.gpu_warmup_child', run_name='__main__'); print(os.nice(0))")
+    done = subprocess.run([sys.executable, "-c", child], capture_output=True, text=True,
+                          timeout=300, check=True)
+    assert int(done.stdout.split()[-1]) == min(os.nice(0) + NICE, 19)
+
+
 def test_a_finished_warm_up_hands_the_solves_to_the_gpu_variant():
     ended = []
     assert gpu_warmup.start("apsp", "gpu-fast", (20, 5), ended.append)
