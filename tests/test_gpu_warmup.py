@@ -114,14 +114,27 @@ def test_the_first_answer_while_a_gpu_compiles_compiles_only_the_serial_conversi
     assert compiled == ["_convert"]
 
 
-def test_the_warm_up_child_runs_below_the_apps_priority():
+def test_the_warm_up_child_runs_below_the_apps_priority(tmp_path):
     """Its compile must not take the cores the app's first route needs."""
     from engine.gpu_warmup_child import NICE
-    child = ("import os, runpy, sys; sys.argv = ['child', 'apsp', 'cpu-linear', '5']; "
-             "runpy.run_module('engine.gpu_warmup_child', run_name='__main__'); print(os.nice(0))")
+    child = ("import os; from engine.gpu_warmup_child import main; "
+             "main('apsp', 'cpu-linear', [5]); print(os.nice(0))")
     done = subprocess.run([sys.executable, "-c", child], capture_output=True, text=True,
-                          timeout=300, check=True)
+                          env=dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path)), timeout=300,
+                          check=True)
     assert int(done.stdout.split()[-1]) == min(os.nice(0) + NICE, 19)
+
+
+def test_the_threaded_conversions_compile_beside_the_kernels_into_the_cache(tmp_path):
+    """A size that takes them: the child's own solve uses the serial builds, and a process
+    beside it compiles the threaded ones the app's solves will load."""
+    done = subprocess.run([sys.executable, "-m", "engine.gpu_warmup_child", "apsp", "cpu-linear",
+                           "300"], env=dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path)),
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    cached = {p.name.split("-")[0] for p in tmp_path.rglob("*.nbi")}
+    assert {"matrix._convert_parallel", "matrix._to_float_parallel",
+            "matrix._convert"} <= cached, cached
 
 
 def test_a_finished_warm_up_hands_the_solves_to_the_gpu_variant():
