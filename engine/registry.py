@@ -72,16 +72,18 @@ class Registry(Generic[V]):
                          + ", ".join(v.name for v in self._entries))
 
 
-def run_or_fall_back(chosen: Variant, fallback: Variant, run: Callable, keep: tuple = ()):
+def run_or_fall_back(chosen: Variant, fallback: Variant, run: Callable, keep: tuple = (),
+                     meanwhile: Variant | None = None):
     """``run(chosen, None)``; when ``chosen`` cannot run here, is compiling in the background
-    (``gpu_warmup``), or is a GPU variant that raises anything but the ``keep`` exceptions,
-    ``run(fallback, note)`` with a note saying why."""
+    (``gpu_warmup``: then ``meanwhile`` runs, if given), or is a GPU variant that raises anything
+    but the ``keep`` exceptions, ``run(fallback, note)`` with a note saying why."""
     if not chosen.available:
         return run(fallback, f"{chosen.name} unavailable ({chosen.reason}); ran {fallback.name} "
                              "on the CPU")
     if gpu_warmup.compiling(chosen.name):
-        return run(fallback, f"{chosen.name} compiling for this GPU (first use); ran "
-                             f"{fallback.name} on the CPU meanwhile")
+        meanwhile = meanwhile or fallback
+        return run(meanwhile, f"{chosen.name} compiling for this GPU (first use); ran "
+                              f"{meanwhile.name} on the CPU meanwhile")
     try:
         return run(chosen, None)
     except keep:

@@ -8,7 +8,8 @@ import numpy as np
 from ..registry import Registry, Variant as _Variant, load_function
 from .routes import RouteMatrix
 
-# run(w) takes the validated int32 matrix and returns (dist32, routes, kernel_seconds).
+# run(w) takes the validated int32 matrix and returns (dist, routes, kernel_seconds): dist int32
+# with the INF sentinel, or float64 with np.inf.
 Runner = Callable[[np.ndarray], tuple[np.ndarray, RouteMatrix, float]]
 
 

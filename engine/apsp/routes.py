@@ -69,48 +69,36 @@ def _without_loops(route: list[int]) -> list[int]:
     return simple
 
 
-@numba.njit(cache=True, nogil=True)
 def _walk_predecessors(pred, i, j):
     """j, its predecessor, ... back to i, reversed; None where the matrix loops (more than n
-    steps) or breaks off."""
-    n = pred.shape[0]
-    route = np.empty(n + 1, dtype=np.int64)
-    route[0] = j
-    length = 1
-    while route[length - 1] != i:
-        p = pred[i, route[length - 1]]
-        if p < 0 or length > n:
+    steps) or breaks off. Plain Python: a walk is as long as its route, and nothing to compile
+    (the first route on a fresh machine does not wait for a JIT)."""
+    row = pred[i]
+    route = [j]
+    while route[-1] != i:
+        p = int(row[route[-1]])
+        if p < 0 or len(route) > len(row):
             return None
-        route[length] = p
-        length += 1
-    return route[:length][::-1].copy()
+        route.append(p)
+    return np.array(route[::-1], dtype=np.int64)
 
 
-@numba.njit(cache=True, nogil=True)
 def _walk_via(via, i, j):
     """Expand (i, j) at its via, depth first, leftmost half first: a route of L edges takes
-    2L - 1 expansions, so more than 2n means the splits cycle (None)."""
-    n = via.shape[0]
-    route = np.empty(2 * n + 1, dtype=np.int64)
-    route[0] = i
-    length = 1
-    stack = np.empty((2 * n + 2, 2), dtype=np.int64)  # pairs still to expand, leftmost on top
-    stack[0, 0], stack[0, 1] = i, j
-    top = 1
-    for _ in range(2 * n):
-        if top == 0:
-            return route[:length].copy()
-        top -= 1
-        a, b = stack[top, 0], stack[top, 1]
-        k = via[a, b]
+    2L - 1 expansions, so more than 2n means the splits cycle (None). Plain Python, as above."""
+    route = [i]
+    stack = [(i, j)]   # pairs still to expand, leftmost on top
+    for _ in range(2 * len(via)):
+        if not stack:
+            return np.array(route, dtype=np.int64)
+        a, b = stack.pop()
+        k = int(via[a, b])
         if k < 0:
-            route[length] = b
-            length += 1
+            route.append(b)
         else:
-            stack[top, 0], stack[top, 1] = k, b
-            stack[top + 1, 0], stack[top + 1, 1] = a, k
-            top += 2
-    return route[:length].copy() if top == 0 else None
+            stack.append((k, b))
+            stack.append((a, k))
+    return np.array(route, dtype=np.int64) if not stack else None
 
 
 @numba.njit(cache=True, nogil=True)

@@ -4,9 +4,11 @@ import time
 
 import numpy as np
 
+from .. import gpu_warmup
 from ..gpu_device import device_name
 from ..graph_input import dense_matrix
 from ..registry import run_or_fall_back
+from . import dijkstra
 from .auto import choose_variant
 from .matrix import to_float_distances, to_int32_costs
 from .registry import get_variant
@@ -24,21 +26,32 @@ def solve(cost, variant: str = "auto", routes: bool = True) -> APSPResult:
     A GPU variant that cannot run here, or fails while running (no device, out of memory, a
     driver error), falls back to the CPU; ``result.note`` says so and ``result.variant`` names
     the variant that really ran. ``routes=False``: only the distances are wanted; a variant
-    that can skip its route matrix does (``result.route`` then walks the distances).
+    that can skip its route matrix does (``result.route`` then walks the distances). While a
+    GPU variant compiles on a fresh machine (``gpu_warmup``), a sparse graph is solved by
+    Dijkstra from every vertex (``dijkstra``: nothing to compile), a dense one by the fallback.
     """
     cost = dense_matrix(cost)
     n = cost.shape[0]
     chosen = get_variant(choose_variant(n) if variant == AUTO else variant)
-    w = to_int32_costs(cost, out=chosen.input_array(n))  # the shape is checked here too
+    # While it compiles, the CPU answers with as little to compile as it can: no device buffer,
+    # the serial conversions (the warm-up child compiles the threaded ones), Dijkstra if sparse.
+    compiling = gpu_warmup.compiling(chosen.name)
+    w = to_int32_costs(cost, out=None if compiling else chosen.input_array(n),  # checks the shape
+                       threads=not compiling)
+    meanwhile = dijkstra.VARIANT if compiling and dijkstra.sparse(n, dijkstra.edges(w)) else None
     return run_or_fall_back(chosen, get_variant(CPU_FALLBACK),
-                            lambda v, note: _run(v, w, note, routes))
+                            lambda v, note: _run(v, w, note, routes, not compiling),
+                            meanwhile=meanwhile)
 
 
-def _run(variant, w: np.ndarray, note: str | None = None, routes: bool = True) -> APSPResult:
+def _run(variant, w: np.ndarray, note: str | None = None, routes: bool = True,
+         threads: bool = True) -> APSPResult:
     start = time.perf_counter()
-    dist32, routes, kernel_seconds = variant.run(w, routes)
+    dist, routes, kernel_seconds = variant.run(w, routes)
     seconds = time.perf_counter() - start
-    return APSPResult(dist=to_float_distances(dist32), routes=routes, variant=variant.name,
+    if dist.dtype != np.float64:   # int32 with the INF sentinel (Dijkstra's are float already)
+        dist = to_float_distances(dist, threads)
+    return APSPResult(dist=dist, routes=routes, variant=variant.name,
                       seconds=seconds, kernel_seconds=kernel_seconds,
                       device=device_name(variant.family), cost=w, note=note)
 

@@ -25,7 +25,7 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.sparse.csgraph import dijkstra
 
-from ..apsp import solve as apsp_solve
+from ..apsp import dijkstra as dijkstra_apsp, solve as apsp_solve
 from ..apsp.solve import AUTO
 from ..gpu_device import gpu_unavailable_reason, simulated
 from ..sssp import prepare, solve as sssp_solve
@@ -49,10 +49,7 @@ def sssp_all_pairs(w: np.ndarray, variant: str):
     return sssp_solve(w, np.arange(len(w)), variant)
 
 
-# A source's Dijkstra costs ~20 ns per vertex and edge here, a Floyd–Warshall relaxation ~0.1 ns:
-# Dijkstra from every vertex is the cheaper all pairs when n + m is below n² / SPARSE.
-SPARSE = 100
-DIJKSTRA = "scipy-dijkstra"
+DIJKSTRA = dijkstra_apsp.NAME
 
 
 @dataclass
@@ -90,7 +87,7 @@ def once_junction_tables(w: np.ndarray, sources: np.ndarray, targets: np.ndarray
 def _dijkstra_here(w: np.ndarray, variant: str) -> bool:
     n = len(w)
     return (variant == AUTO and (simulated() or gpu_unavailable_reason() is not None)
-            and SPARSE * (n + np.count_nonzero(w != np.inf)) < n * n)
+            and dijkstra_apsp.sparse(n, np.count_nonzero(w != np.inf)))
 
 
 def all_pairs_solver(engine: str) -> Callable:

@@ -11,7 +11,6 @@ from typing import Callable
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import QProgressDialog, QWidget
 
-from engine.sweep.results import paired_differences
 from engine.sweep.scenario import NO_EDITS, SweepError, save_sweep
 from engine.sim.edit_io import edit_to_dict
 
@@ -173,6 +172,7 @@ class Experiments(QObject):
         if not len(df) or df["edits"].nunique() < 2:
             self.seeds.say(f"No pair of days finished{kept}; results in {result.out}")
             return
+        from engine.sweep.results import paired_differences   # pandas, scipy.stats: not at start
         diffs = paired_differences(df, "edits", NO_EDITS, WHATIF, list(KPIS))
         pairs = int(diffs["pairs"].iloc[0])
         seeds = sorted(df["seed"].unique())

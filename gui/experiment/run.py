@@ -10,13 +10,16 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import pandas as pd
 from PySide6.QtCore import QObject, QThreadPool, Signal
 
 from engine.sweep.scenario import Sweep
 
 from ..workers import Relay, Task
+
+if TYPE_CHECKING:   # pandas only when an experiment runs: not at the app's start
+    import pandas as pd
 
 
 @dataclass

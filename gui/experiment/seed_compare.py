@@ -4,11 +4,14 @@ Dask and show each KPI's difference, paired by seed, with its 95% interval."""
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
-import pandas as pd
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (QHBoxLayout, QHeaderView, QLabel, QProgressBar, QPushButton,
                                QSpinBox, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
+
+if TYPE_CHECKING:   # pandas only with results to show: not at the app's start
+    import pandas as pd
 
 # whole-day KPIs of the sweep's table: column -> (label, format)
 KPIS = {"mbr_per_1000": ("MBR ‰", "{:.2f}"), "misconnected": ("Misconnected", "{:,.0f}"),

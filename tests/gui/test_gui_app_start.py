@@ -33,6 +33,7 @@ def poll():
     if windows and windows[0].summary is not None and windows[0].player.ready:
         print("route shown:", windows[0].solve_report(), flush=True)
         print("dask loaded:", any(m in sys.modules for m in ("dask", "distributed")), flush=True)
+        print("pandas loaded:", "pandas" in sys.modules, flush=True)
         app.quit()
     elif state["polls"] > 1200:
         print("no route within 120 s", flush=True)
@@ -60,6 +61,7 @@ def test_the_app_starts_on_a_bundled_airport_and_quits_without_a_live_thread(tmp
     assert done.returncode == 0, output
     assert "route shown:" in done.stdout, output
     assert "dask loaded: False" in done.stdout, "the app imports Dask before a sweep needs it"
+    assert "pandas loaded: False" in done.stdout, "the app imports pandas before results need it"
     assert "Traceback" not in output, output
     assert "QThread: Destroyed" not in output, output
     assert list(cwd.iterdir()) == [], "the app wrote into the current folder"

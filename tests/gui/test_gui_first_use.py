@@ -1,0 +1,47 @@
+"""The app on a fresh GPU machine (mimicked: the GPU variant's kernels are compiling): the route
+finder's first route is the CPU's, from a solver with nothing to compile, and the status bar
+names the solver that drew it (docs/gpu-first-use.md)."""
+
+import numpy as np
+
+from engine import gpu_warmup
+from engine.airport.cost import travel_time_matrix
+from engine.airport.layout_io import bundled_airports
+from gui.main_window import MainWindow
+from gui.route import solver_worker
+from tests.apsp_reference import scipy_distances
+
+from tests.gui.conftest import SOLVE_TIMEOUT_MS
+
+
+def test_while_the_gpu_compiles_the_status_bar_names_the_cpu_solver_of_the_route_shown(
+        qtbot, monkeypatch, settings):
+    for name in ("_SIZES", "_RUNNING", "_FAILED"):
+        monkeypatch.setattr(gpu_warmup, name, {})
+    started = []
+
+    def start(family, variant, sizes, on_done=None):   # a compile that has not ended yet
+        gpu_warmup._SIZES.setdefault(variant, set()).update(sizes)
+        gpu_warmup._RUNNING[variant] = 1
+        started.append((family, variant, tuple(sizes)))
+        return True
+
+    monkeypatch.setattr(solver_worker, "simulated", lambda: False)
+    monkeypatch.setattr(gpu_warmup, "start", start)
+    settings.setValue("solver/variant", "gpu-fast")
+    window = MainWindow(bundled_airports()["eham"], settings=settings)   # a road network
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitUntil(lambda: window.summary is not None, timeout=SOLVE_TIMEOUT_MS)
+
+    n = len(window.airport.nodes)
+    assert ("apsp", "gpu-fast", (n,)) in started
+    assert window.result.variant == "scipy-dijkstra"
+    assert window.solve_report().startswith(
+        "gpu-fast compiling for this GPU (first use); ran scipy-dijkstra on the CPU meanwhile")
+    assert "scipy-dijkstra" in window.panel.solver_line.text()
+    ids = window.airport.node_ids
+    i, j = ids.index(window.from_id), ids.index(window.to_id)
+    expected = scipy_distances(travel_time_matrix(window.airport))[i, j]
+    assert np.isfinite(expected) and window.summary.cost == expected
+    window.close()
