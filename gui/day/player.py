@@ -19,6 +19,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from engine.sim import SimConfig
 
 
+from .live_gc import GcPacer
 from .worker import SimThread, StepResult
 
 FRAME_MS = 16            # animation timer interval (≈ 60 fps; each frame is cheap)
@@ -75,6 +76,8 @@ class SimPlayer(QObject):
         self._primed = False                 # the first window after play or a new speed is
                                              # left out: nothing was computed ahead yet
         self._last_tick = time.perf_counter()
+        self.gc = GcPacer()                  # no long collection in the middle of a frame
+        self._settled = -1                   # the generation whose day the collector settled
         self.timer = QTimer(self)
         self.timer.setInterval(FRAME_MS)
         self.timer.timeout.connect(self._tick)
@@ -105,6 +108,10 @@ class SimPlayer(QObject):
             if self.latest is not None and self.latest.snapshot.finished and self.clock >= self.latest.snapshot.t:
                 return
             self.playing = True
+            if self._settled != self.generation:   # the day is built: what lives now is not
+                self._settled = self.generation    # walked again (not before the first route)
+                self.gc.settle()
+            self.gc.playing(True)
             self._last_tick = time.perf_counter()
             self._rate, self._primed = [0.0, 0.0, False], False
             self.timer.start()
@@ -114,6 +121,7 @@ class SimPlayer(QObject):
         self.play_when_ready = False
         if self.playing:
             self.playing = False
+            self.gc.playing(False)
             self.target = self.clock
             self.playingChanged.emit(False)
 
@@ -175,6 +183,7 @@ class SimPlayer(QObject):
     def shutdown(self) -> bool:
         self.timer.stop()
         self.playing = False
+        self.gc.playing(False)
         self.generation += 1
         return self.runner.shutdown()
 
@@ -261,6 +270,7 @@ class SimPlayer(QObject):
                 continue
             self.shown = result
             self._round_shown = max([self._round_shown] + [t.round for t in result.timings])
+            result.shown = time.perf_counter()
             self.stepped.emit(result)
             self._show_races()
 

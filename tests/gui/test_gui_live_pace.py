@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 
 from engine.airport.layout_io import load_airport
-from gui.day.live_plots import AFTER_MS, REDRAW_S, TimingPlot, nice_ceiling
+from gui.day.live_plots import IDLE_MS, REDRAW_S, TimingPlot, nice_ceiling
 from engine.sim.race import Timing
 from tests.gui.conftest import SIM_TIMEOUT_MS
 
@@ -56,17 +56,21 @@ def test_pace_is_measured_over_whole_windows_after_the_first(qtbot, sim_window):
     assert p.behind() is None
 
 
-def test_timing_plot_redraws_at_a_bounded_rate_and_catches_up_on_flush(qtbot):
+def test_timing_plot_redraws_at_quiet_moments_at_a_bounded_rate_and_catches_up_on_flush(qtbot):
     plot = TimingPlot()
     qtbot.addWidget(plot)
     plot.add([Timing(1, 120.0, "cpu-blocked", 0.002, 30)])
     assert not plot.curves                          # not within the call that brought it:
-    qtbot.waitUntil(lambda: "cpu-blocked" in plot.curves, timeout=2000)   # a frame later
+    qtbot.waitUntil(lambda: "cpu-blocked" in plot.curves,       # no quiet moment came: on a
+                    timeout=IDLE_MS + 2000)                      # timer
     plot.add([Timing(2, 240.0, "cpu-blocked", 0.003, 30)])
-    qtbot.wait(AFTER_MS + 50)
-    assert len(plot.curves["cpu-blocked"].getData()[0]) == 1      # within REDRAW_S: later
-    qtbot.waitUntil(lambda: len(plot.curves["cpu-blocked"].getData()[0]) == 2,
-                    timeout=int(REDRAW_S * 1000) + 2000)
+    plot.throttle.last = time.perf_counter()        # drawn just now: not due at a quiet moment
+    assert not plot.throttle.draw_if_due()
+    assert len(plot.curves["cpu-blocked"].getData()[0]) == 1
+    plot.throttle.last -= REDRAW_S                  # REDRAW_S later: a quiet moment draws it
+    assert plot.throttle.draw_if_due()
+    assert len(plot.curves["cpu-blocked"].getData()[0]) == 2
+    assert not plot.throttle.draw_if_due()          # nothing new: nothing to draw
     plot.add([Timing(3, 360.0, "cpu-blocked", 0.004, 30)])
     plot.flush()
     assert len(plot.curves["cpu-blocked"].getData()[0]) == 3

@@ -1,0 +1,113 @@
+"""What the live day does in which turn: a step's routes are painted before the labels and plots
+it changes, and Python's garbage collector is paced while a day plays (docs/live-latency.md)."""
+
+import gc
+import weakref
+
+from PySide6.QtCore import QEvent, QObject
+from PySide6.QtWidgets import QLabel
+
+from gui.day.live_gc import COLLECT_EVERY_S, OLDEST_OFF, GcPacer
+from gui.map.painted import AfterPaint
+from tests.gui.conftest import play_until
+
+
+class _Cycle:
+    def __init__(self):
+        self.me = self
+
+
+def test_after_paint_runs_queued_work_once_the_widget_has_painted(qtbot):
+    label = QLabel("x")
+    qtbot.addWidget(label)
+    label.show()
+    qtbot.waitExposed(label)
+    ran = []
+    after = AfterPaint(label, unpainted_ms=None)
+    after.call(lambda: ran.append(1))
+    after.call(lambda: ran.append(2))
+    assert after.waiting and ran == []
+    label.repaint()
+    assert ran == []                                # not within the paint: the turn after it
+    qtbot.waitUntil(lambda: ran == [1, 2], timeout=2000)
+    assert not after.waiting
+
+
+def test_after_paint_does_not_hold_work_for_a_widget_that_never_paints(qtbot):
+    label = QLabel("x")                             # never shown: never painted
+    qtbot.addWidget(label)
+    ran = []
+    AfterPaint(label, unpainted_ms=None).call(lambda: ran.append("only after a paint"))
+    after = AfterPaint(label, unpainted_ms=20)
+    after.call(lambda: ran.append(1))
+    qtbot.waitUntil(lambda: ran == [1], timeout=2000)
+    qtbot.wait(50)
+    assert ran == [1]
+
+
+def test_a_steps_labels_and_status_follow_the_maps_paint(qtbot, sim_window):
+    w = sim_window
+    events = []
+
+    class Paints(QObject):
+        def eventFilter(self, obj, event):
+            if event.type() == QEvent.Type.Paint:
+                events.append("paint")
+            return False
+
+    paints = Paints()
+    w.map_view.viewport().installEventFilter(paints)
+    w.simStepped.connect(lambda _: events.append("stepped"))
+    show_labels = w.day._show_labels
+    w.day._show_labels = lambda t: (events.append("labels"), show_labels(t))
+    play_until(qtbot, w, 900, speed=600)
+    w.map_view.viewport().removeEventFilter(paints)
+    steps = [i for i, e in enumerate(events) if e == "stepped"]
+    assert len(steps) >= 3
+    for i in steps:                                 # the first labels after a step come after a
+        rest = events[i + 1:]                       # paint of the map
+        if "labels" in rest:
+            assert "paint" in rest[:rest.index("labels")], events[i:i + 8]
+    assert "Playing at 600×" in w.status_text() or "Paused" in w.status_text()
+    assert "Tug" in w.day.panel.tug_title.text()    # the busiest tug's panel got there
+
+
+def test_the_collector_is_paced_while_a_day_plays(qtbot, sim_window):
+    w = sim_window
+    before = gc.get_threshold()
+    try:
+        w.set_speed(600)
+        w.play()
+        assert gc.get_threshold() == (before[0], before[1], OLDEST_OFF)
+        assert gc.get_freeze_count() > 0            # the built day is frozen: not walked again
+        w.pause()
+        assert gc.get_threshold() == before
+        w.play()
+        w.player.shutdown()                         # closing while playing restores it too
+        assert gc.get_threshold() == before
+    finally:
+        gc.set_threshold(*before)
+        gc.unfreeze()
+
+
+def test_a_paced_collection_frees_new_cycles_and_freezes_what_lives():
+    before = gc.get_threshold()
+    pacer = GcPacer()
+    try:
+        pacer.settle()
+        pacer.playing(True)
+        dead = weakref.ref(_Cycle())                # garbage only a collection finds
+        alive = _Cycle()
+        assert not pacer.collect_if_due()           # not due yet
+        assert dead() is not None
+        pacer._last -= COLLECT_EVERY_S
+        frozen = gc.get_freeze_count()
+        assert pacer.collect_if_due() and pacer.collections == 1
+        assert dead() is None and alive.me is alive
+        assert gc.get_freeze_count() > frozen       # what lives is frozen
+        pacer.playing(False)
+        assert not pacer.collect_if_due()           # paused: the collector runs as usual
+        assert gc.get_threshold() == before
+    finally:
+        gc.set_threshold(*before)
+        gc.unfreeze()
