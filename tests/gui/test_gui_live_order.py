@@ -111,3 +111,38 @@ def test_a_paced_collection_frees_new_cycles_and_freezes_what_lives():
     finally:
         gc.set_threshold(*before)
         gc.unfreeze()
+
+
+def test_the_docks_clock_and_tug_text_change_without_laying_the_dock_out_again(qtbot):
+    from PySide6.QtWidgets import QApplication
+
+    from gui.day.panel import SimPanel
+    panel = SimPanel()
+    qtbot.addWidget(panel)
+    panel.resize(320, 700)
+    panel.show()
+    qtbot.waitExposed(panel)
+    panel._tug.set_text("<table><tr><td>Load</td><td>1 / 8 bags</td></tr></table>")
+    panel.show_time(3599, 86400)                    # the clock's first time: its height is set
+    for _ in range(5):                              # and the dock laid out with it
+        QApplication.processEvents()
+    one_row = panel._tug.height()
+    layouts = []
+
+    class Layouts(QObject):
+        def eventFilter(self, obj, event):
+            if event.type() == QEvent.Type.LayoutRequest:
+                layouts.append(obj)
+            return False
+
+    watch = Layouts()
+    panel.installEventFilter(watch)
+    for t in range(3600, 3660):                     # a minute of the clock, a new text each time
+        panel.show_time(t, 86400)
+        panel._tug.set_text(f"<table><tr><td>Load</td><td>{t % 8} / 8 bags</td></tr></table>")
+        QApplication.processEvents()
+    assert layouts == [] and "01:00:59" in panel.clock_label.text()
+    panel._tug.set_text("<table>" + "<tr><td>Job</td><td>heading to B12</td></tr>" * 4 + "</table>")
+    QApplication.processEvents()
+    assert panel._tug.height() > one_row             # more lines: the holder grows
+    assert panel.tug_label.height() == panel._tug.height()
