@@ -30,6 +30,7 @@ class _Still(QWidget):
     def __init__(self, label: QLabel):
         super().__init__()
         self.label = label
+        self._measured = -1      # the text length the height was measured for (no wrapping)
         label.setParent(self)
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
         self._fit()
@@ -40,10 +41,18 @@ class _Still(QWidget):
             self._fit()
 
     def _fit(self) -> None:
-        """The height the text needs at the holder's width."""
-        hint = self.label.sizeHint()
-        height = self.label.heightForWidth(self.width()) if self.label.wordWrap() else -1
-        height = height if height > 0 else hint.height()
+        """The height the text needs at the holder's width (a rich text's size hint costs about
+        a millisecond: a label that does not wrap is measured again only when its length
+        changes, as a clock's does not)."""
+        label = self.label
+        if label.wordWrap():
+            height = label.heightForWidth(self.width())
+        elif len(label.text()) != self._measured:
+            self._measured = len(label.text())
+            height = label.sizeHint().height()
+        else:
+            return
+        height = height if height > 0 else label.sizeHint().height()
         if height != self.minimumHeight() or height != self.maximumHeight():
             self.setFixedHeight(height)
 

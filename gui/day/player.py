@@ -31,7 +31,7 @@ SPEEDS = (1, 5, 10, 30, 60, 120, 300, 600)
 HISTORY = 4              # TugFrames kept for interpolation
 RATE_WINDOW_S = 1.5      # wall seconds over which the achieved speed is measured
 KEEPS_UP = 0.95          # achieved / chosen speed at or above this counts as keeping up
-GIL_SWITCH_S = 0.001     # Python's thread switch interval while a day plays (default 5 ms)
+GIL_SWITCH_S = 0.00025   # Python's thread switch interval while a day plays (default 5 ms)
 
 
 class SimPlayer(QObject):
@@ -84,7 +84,9 @@ class SimPlayer(QObject):
         # The simulation's thread runs Python beside the UI's: each time the UI thread comes back
         # from Qt (every Python paint and bounds call of a frame) it waits for the interpreter
         # lock up to the switch interval. 1 ms instead of 5 keeps a frame with new routes from
-        # waiting tens of milliseconds behind a step (docs/live-latency.md).
+        # waiting tens of milliseconds behind a step; on the GPU host a map paint still took 13-18
+        # ms instead of 4 while the worker ran (about 90 such entries a frame), hence 0.25 ms
+        # (docs/live-latency.md).
         sys.setswitchinterval(min(sys.getswitchinterval(), GIL_SWITCH_S))
 
     # -- commands ---------------------------------------------------------------------------
