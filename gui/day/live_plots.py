@@ -115,9 +115,13 @@ class Throttle:
 
 class LogMsAxis(pg.AxisItem):
     """A y axis for log10(milliseconds): ticks at 1, 2 and 5 of each decade, labelled in plain
-    milliseconds (0.01, 0.1, 1, 10)."""
+    milliseconds (0.01, 0.1, 1, 10), none above ``top`` (the room kept for the legend is not a
+    range of times)."""
+
+    top = math.inf
 
     def tickValues(self, minVal, maxVal, size):
+        maxVal = min(maxVal, self.top)
         if not (math.isfinite(minVal) and math.isfinite(maxVal)) or maxVal <= minVal:
             return []
         lo, hi = math.floor(minVal), math.ceil(maxVal)
@@ -174,6 +178,7 @@ class TimingPlot(pg.PlotWidget):
         self.legend.clear()
         self.curves, self.data, self.rows, self.race_rounds = {}, {}, [], {}
         self.throttle.dirty, self._y_range, self._race_note = False, None, ""
+        self.plot.getAxis("left").top = math.inf
         self.device, self.graph = device or self.device, graph
         self._set_title()
         self._empty_view()
@@ -284,6 +289,7 @@ class TimingPlot(pg.PlotWidget):
             y_range = (lo, hi + self._legend_room(hi - lo, len(self.data)))
             if y_range != self._y_range:
                 self._y_range = y_range
+                self.plot.getAxis("left").top = hi
                 self.plot.setYRange(*y_range, padding=0.05)
 
     def _legend_room(self, span: float, rows: int) -> float:

@@ -93,6 +93,8 @@ def test_race_modes_seven_variants_keep_their_curves_in_the_plots_lower_half_at_
     curves_lo, curves_hi = -0.5, 2.0               # 0.4 ms and 48 ms in half decades
     assert lo == curves_lo and curves_hi < hi <= curves_hi + (curves_hi - curves_lo)
     assert plot.legend.columnCount == 2
+    ticks = plot.plot.getAxis("left").tickValues(lo, hi, 200)[0][1]
+    assert ticks and max(ticks) <= curves_hi       # no times labelled in the legend's room
 
 
 def test_axis_ceilings_move_in_whole_steps():
