@@ -407,15 +407,15 @@ class LiveDay(QObject):
 
     def _after_step(self) -> None:
         """The map has painted a step: the dock's labels and the status bar now, the plots when
-        their redraw is due, else a paced garbage collection when due (docs/live-latency.md)."""
+        their redraw is due, and a paced garbage collection when due (docs/live-latency.md)."""
         self._show_labels(self.player.clock)
         pace = self._pace_text()
         if self.player.playing and not self.status.held() and (self._recomputed or pace):
             self.status.set(f"Playing at {self.player.speed:g}×{self._recompute_line}{pace}")
         self._recomputed = False
-        drew = [plot.throttle.draw_if_due() for plot in (self.timing_plot, self.kpi_plots)]
-        if not any(drew):
-            self.player.gc.collect_if_due()
+        for plot in (self.timing_plot, self.kpi_plots):
+            plot.throttle.draw_if_due()
+        self.player.gc.collect_if_due()
 
     def _race_text(self, dispatcher: str) -> str:
         """What the status bar says of race mode: how many variants, on how many recomputes."""

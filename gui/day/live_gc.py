@@ -1,14 +1,15 @@
 """Python's garbage collector, paced while a day plays.
 
-A full collection of the oldest generation walks every tracked object: on the hub (about 250,000
-objects once the day is built) it stopped both the UI and the simulation's thread for 20–80 ms
-every few seconds, anywhere in a frame. Instead, once a day is built what lives is frozen
-(``gc.freeze``: the permanent generation, never walked again), automatic collections of the oldest
-generation are off while the day plays, and the live day asks for one at a quiet moment — just
-after the map has painted a step — at most every ``COLLECT_EVERY_S``: it walks only what was made
-since the last one and freezes what survives. Young collections run as usual. A frozen object
-still goes when nothing refers to it; only a reference cycle among frozen objects waits for the
-next day (``settle`` unfreezes and collects everything).
+A full collection walks every tracked object: on the hub (about 250,000 objects once the day is
+built) it stopped both the UI's and the simulation's thread for 20–80 ms every few seconds,
+anywhere in a frame, and the young collections (a few milliseconds each, several a second) landed
+anywhere too. Instead, once a day is built what lives is frozen (``gc.freeze``: the permanent
+generation, never walked again), automatic collections are off while the day plays, and the live
+day asks for one at a quiet moment — just after the map has painted a step — at most every
+``COLLECT_EVERY_S``: it walks only what was made since the last one (a few milliseconds) and
+freezes what survives. A frozen object still goes when nothing refers to it; only a reference
+cycle among frozen objects waits for the next day (``settle`` unfreezes and collects everything).
+Paused, the collector runs as usual.
 """
 
 from __future__ import annotations
@@ -16,8 +17,7 @@ from __future__ import annotations
 import gc
 import time
 
-COLLECT_EVERY_S = 2.0       # wall seconds between two paced collections while playing
-OLDEST_OFF = 1_000_000      # threshold of the oldest generation while playing: no automatic one
+COLLECT_EVERY_S = 1.0       # wall seconds between two paced collections while playing
 
 
 class GcPacer:
@@ -38,7 +38,7 @@ class GcPacer:
     def playing(self, on: bool) -> None:
         if on and self._saved is None:
             self._saved = gc.get_threshold()
-            gc.set_threshold(self._saved[0], self._saved[1], OLDEST_OFF)
+            gc.set_threshold(0)     # no automatic collection (the thresholds come back on pause)
             self._last = time.perf_counter()
         elif not on and self._saved is not None:
             gc.set_threshold(*self._saved)
