@@ -6,7 +6,9 @@ microseconds to each event, so frames/s come out a little lower than ``frame-rat
 the route latency and its parts, the events that took over 1.5 ms by kind and receiver, the paint
 time of each widget, the map's paints (median, 95th percentile, worst), Python's garbage
 collections over 1 ms (generation), and for each recompute drawn, the UI's events from the step
-shown to 60 ms later (``--timeline``). ``--switch-interval`` sets Python's thread switch interval
+shown to 60 ms later (``--timeline``), and with ``--entries`` how many times a frame the UI thread
+comes back into Python from Qt (each one may wait for the interpreter lock) and where (this
+slows the UI down more). ``--switch-interval`` sets Python's thread switch interval
 once the window is open (the player sets its own), to compare settings in one harness.
 
     QT_QPA_PLATFORM=offscreen python -m tools.ui_trace airports/hub-atl.json --variant cpu-blocked
@@ -39,6 +41,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--variant", help="the dispatcher's variant (default: the app's choice)")
     p.add_argument("--switch-interval", type=float, metavar="S")
     p.add_argument("--timeline", action="store_true", help="print each recompute's events")
+    p.add_argument("--entries", action="store_true", help="count the entries into Python")
     args = p.parse_args(argv)
     from PySide6.QtCore import QEvent, QTimer
     from PySide6.QtWidgets import QApplication
@@ -78,6 +81,7 @@ def main(argv: list[str] | None = None) -> int:
                                               and shown.append(r.shown))
     if args.switch_interval:
         QTimer.singleShot(0, lambda: sys.setswitchinterval(args.switch_interval))
+    entries = _count_entries(frame_rate) if args.entries else None
     run = argparse.Namespace(airport=args.airport, speeds=[args.speed], race=args.race,
                              seconds=args.seconds, start=1800.0, size="1600x1000",
                              variant=args.variant, json=None, screenshot=None, one=True)
@@ -89,7 +93,42 @@ def main(argv: list[str] | None = None) -> int:
     since = ended - row["wall_s"] - 0.05
     _report(row, [e for e in events if e[0] >= since], [p for p in paints if p[0] >= since],
             _pauses(collections, since), shown, events, paints, args.timeline)
+    if entries is not None:
+        sys.setprofile(None)
+        frames = max(entries.pop("frames", 1), 1)
+        print(f"entries into Python from Qt: {sum(entries.values()) / frames:.1f} a frame "
+              f"(the whole run, {frames} frames)")
+        for where, n in entries.most_common(12):
+            print(f"  {where:55s} {n / frames:6.2f}")
     return 0
+
+
+def _count_entries(frame_rate):
+    """Count the Python calls made straight from Qt — from the event loop, or from within
+    pyqtgraph's paint of a view (item paints and bounds) — and the frames drawn, over the
+    measurement's whole run."""
+    from collections import Counter
+
+    from pyqtgraph.widgets.GraphicsView import GraphicsView
+    counts: Counter = Counter()
+    callers = (frame_rate._measure_one.__code__, GraphicsView.paintEvent.__code__)
+
+    def profile(frame, event, arg):
+        if event == "call" and frame.f_back is not None and frame.f_back.f_code in callers:
+            code = frame.f_code
+            if code.co_filename == __file__:
+                return                   # this tool's own event timing
+            counts[f"{Path(code.co_filename).name}:{code.co_name}"] += 1
+
+    paint_counter = frame_rate.paint_counter
+
+    def counting(window):       # called once the window is open
+        window.player.frame.connect(lambda *_: counts.update(frames=1))
+        sys.setprofile(profile)
+        return paint_counter(window)
+
+    frame_rate.paint_counter = counting
+    return counts
 
 
 def _pauses(collections: list, since: float) -> list[tuple[float, int]]:

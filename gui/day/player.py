@@ -85,7 +85,7 @@ class SimPlayer(QObject):
         # from Qt (every Python paint and bounds call of a frame) it waits for the interpreter
         # lock up to the switch interval. 1 ms instead of 5 keeps a frame with new routes from
         # waiting tens of milliseconds behind a step; on the GPU host a map paint still took 13-18
-        # ms instead of 4 while the worker ran (about 90 such entries a frame), hence 0.25 ms
+        # ms instead of 4 while the worker ran (about 85 such entries a frame), hence 0.25 ms
         # (docs/live-latency.md).
         sys.setswitchinterval(min(sys.getswitchinterval(), GIL_SWITCH_S))
 
