@@ -75,10 +75,15 @@ def main(argv: list[str] | None = None) -> int:
                                                                 info["generation"])))
     from . import frame_rate
     from .route_latency import RouteLatency
-    shown = []
+    shown = []                         # when each step with a recompute was shown
     on_shown = RouteLatency._on_shown
-    RouteLatency._on_shown = lambda self, r: (on_shown(self, r), r.shown and r.timings
-                                              and shown.append(r.shown))
+
+    def noting(latency, result) -> None:
+        on_shown(latency, result)
+        if result.shown and any(not t.raced for t in result.timings):
+            shown.append(result.shown)
+
+    RouteLatency._on_shown = noting
     if args.switch_interval:
         QTimer.singleShot(0, lambda: sys.setswitchinterval(args.switch_interval))
     entries = _count_entries(frame_rate) if args.entries else None

@@ -144,3 +144,17 @@ def test_a_variant_picked_while_the_day_loads_is_the_one_its_recomputes_use(qtbo
     qtbot.waitUntil(lambda: any(not t.raced for t in w.timing_plot.rows), timeout=30_000)
     w.pause()
     assert {t.variant for t in w.timing_plot.rows if not t.raced} == {"cpu-linear"}
+
+
+def test_ui_trace_reports_where_the_ui_thread_spends_a_frame(tmp_path):
+    """The machinery only: a short traced run on the regional airport prints each part."""
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
+    proc = subprocess.run(
+        [sys.executable, "-m", "tools.ui_trace", "airports/regional.json", "--speed", "60",
+         "--seconds", "1.5", "--entries", "--timeline", "--switch-interval", "0.002"],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=400)
+    assert proc.returncode == 0, proc.stderr + proc.stdout
+    out = proc.stdout
+    assert "switch interval 2 ms" in out and "frames/s" in out
+    for part in ("paints: total ms", "collections over 1 ms", "entries into Python from Qt"):
+        assert part in out, out
