@@ -146,3 +146,20 @@ def test_the_docks_clock_and_tug_text_change_without_laying_the_dock_out_again(q
     QApplication.processEvents()
     assert panel._tug.height() > one_row             # more lines: the holder grows
     assert panel.tug_label.height() == panel._tug.height()
+
+
+def test_every_tug_is_drawn_within_the_bounds_its_repaint_covers(qtbot, sim_window):
+    """The tugs' bounds are the airport's nodes plus a little room for the lanes (not 5% of the
+    span, which reached under the hub's legend and had it drawn again every frame): every tug
+    the day places lies inside them."""
+    w = sim_window
+    layer = w.tug_layer
+    (x0, x1), (y0, y1) = layer.tugs.extent
+    seen = 0
+    for t in (300, 600, 900):
+        play_until(qtbot, w, t, speed=600)
+        xy = layer.positions
+        assert len(xy) and ((xy[:, 0] >= x0) & (xy[:, 0] <= x1)).all()
+        assert ((xy[:, 1] >= y0) & (xy[:, 1] <= y1)).all()
+        seen += len(xy)
+    assert seen >= 3
