@@ -35,6 +35,12 @@ class GcPacer:
         gc.collect()
         gc.freeze()
 
+    def release(self) -> None:
+        """The day is closed: the collector as it was, everything walkable again (what the
+        closed day leaves in cycles is collected as usual)."""
+        self.playing(False)
+        gc.unfreeze()
+
     def playing(self, on: bool) -> None:
         if on and self._saved is None:
             self._saved = gc.get_threshold()

@@ -185,7 +185,7 @@ class SimPlayer(QObject):
     def shutdown(self) -> bool:
         self.timer.stop()
         self.playing = False
-        self.gc.playing(False)
+        self.gc.release()
         self.generation += 1
         return self.runner.shutdown()
 

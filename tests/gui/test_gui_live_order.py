@@ -83,8 +83,9 @@ def test_the_collector_is_paced_while_a_day_plays(qtbot, sim_window):
         w.pause()
         assert gc.get_threshold() == before
         w.play()
-        w.player.shutdown()                         # closing while playing restores it too
-        assert gc.get_threshold() == before
+        w.player.shutdown()                         # closing while playing restores it too,
+        assert gc.get_threshold() == before         # and unfreezes what the day froze
+        assert gc.get_freeze_count() == 0
     finally:
         gc.set_threshold(*before)
         gc.unfreeze()
