@@ -21,6 +21,7 @@ from engine.words import counted
 
 from ..shell.actions import ActionRegistry, ActionSpec
 from ..shell.device import timing_device
+from ..map.painted import AfterPaint
 from ..map.tug_layer import TugLayer
 from .live_plots import KpiPlots, TimingPlot
 from .panel import SimPanel, format_clock
@@ -53,6 +54,9 @@ class LiveDay(QObject):
         self.player = SimPlayer(self)
         self.tug_layer = TugLayer(map_view)
         self.tug_layer.leg_source = self.player.leg
+        # a step's routes are painted first; the labels and plots it changes come a turn later
+        self.after_map_paint = AfterPaint(map_view.viewport(), self)
+        self._recomputed = False      # a step waiting for the map's paint brought a recompute
         map_view.click_filter = self._on_map_click
         self.panel = SimPanel()
         self.timing_plot = TimingPlot()
@@ -376,6 +380,8 @@ class LiveDay(QObject):
             f", recomputed {facts['recompute']} as the bags change. Space plays, N steps.")
 
     def _on_stepped(self, result) -> None:
+        """A step reached the displayed clock: its bags, tugs and routes go on the map now; the
+        dock, the status bar and the plots follow once the map has painted them."""
         self.tug_layer.show_result(result)
         snap = result.snapshot
         if not self._auto_selected and self.tug_layer.selected is None:
@@ -388,17 +394,28 @@ class LiveDay(QObject):
         fallbacks = [t.note for t in result.timings if t.note]
         if fallbacks:   # e.g. the GPU failed mid-day: the day goes on, and says on what
             self.status.hold(f"The day continues on the CPU: {fallbacks[-1]}")
-        self._show_selected_tug()
         if result.timings:
             t = result.timings[-1]
+            self._recomputed = True
             self._recompute_line = (
                 f" — recompute #{t.round}: {t.variant} {t.seconds * 1000:.2f} ms on {t.n} "
                 f"nodes" + self._race_text(t.variant)
                 + f"; worker {result.wall_s * 1000:.0f} ms for this step")
-        pace = self._pace_text()
-        if self.player.playing and not self.status.held() and (result.timings or pace):
-            self.status.set(f"Playing at {self.player.speed:g}×{self._recompute_line}{pace}")
+        if not self.after_map_paint.waiting:
+            self.after_map_paint.call(self._after_step)
         self.stepped.emit(result)
+
+    def _after_step(self) -> None:
+        """The map has painted a step: the dock's labels and the status bar now, the plots when
+        their redraw is due, and a paced garbage collection when due (docs/live-latency.md)."""
+        self._show_labels(self.player.clock)
+        pace = self._pace_text()
+        if self.player.playing and not self.status.held() and (self._recomputed or pace):
+            self.status.set(f"Playing at {self.player.speed:g}×{self._recompute_line}{pace}")
+        self._recomputed = False
+        for plot in (self.timing_plot, self.kpi_plots):
+            plot.throttle.draw_if_due()
+        self.player.gc.collect_if_due()
 
     def _race_text(self, dispatcher: str) -> str:
         """What the status bar says of race mode: how many variants, on how many recomputes."""
@@ -424,12 +441,17 @@ class LiveDay(QObject):
         where = self.tug_position()
         if where is not None and self.actions.action("sim.follow-tug").isChecked():
             self.map_view.keep_in_view(*where)
-        now = time.perf_counter()
-        if now - self._last_panel_update > 0.1 or not self.player.playing:
-            self._last_panel_update = now
-            self.panel.show_time(t, self.player.end_time)
-            self.clock_label.setText(f"{format_clock(t)}")
-            self._show_selected_tug()     # its next node changes as it drives
+        if self.after_map_paint.waiting:
+            return                        # a step's labels follow the map's paint (_after_step)
+        if time.perf_counter() - self._last_panel_update > 0.1 or not self.player.playing:
+            self._show_labels(t)
+
+    def _show_labels(self, t: float) -> None:
+        """The clocks and the selected tug's panel at displayed time ``t``."""
+        self._last_panel_update = time.perf_counter()
+        self.panel.show_time(t, self.player.end_time)
+        self.clock_label.setText(f"{format_clock(t)}")
+        self._show_selected_tug()     # its next node changes as it drives
 
     def _show_selected_tug(self) -> None:
         k = self.tug_layer.selected

@@ -11,9 +11,11 @@ KPIs: misconnected bags per 1,000 (MBR), bags delivered on time, waiting and mis
 against simulated hours, in four small panels (their scales differ by orders of magnitude).
 
 Both take data as fast as the simulation gives it but redraw at most every ``REDRAW_S`` of wall
-time, a frame after the data came (``flush`` draws at once), and their axes move in whole steps
-(hours, 1-2-5 ceilings, half decades): a redraw of an axis is the costliest part of painting a
-plot, and at 600× new data arrives several times a second.
+time, when the live day says the moment is quiet — just after the map has painted a step, so their
+redraw and repaint never share a frame with new routes — or ``IDLE_MS`` after new data if no such
+moment comes (``flush`` draws at once); their axes move in whole steps (hours, 1-2-5 ceilings,
+half decades): a redraw of an axis is the costliest part of painting a plot, and at 600× new
+data arrives several times a second.
 """
 
 from __future__ import annotations
@@ -27,12 +29,12 @@ import time
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QTimer, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import QGraphicsItem, QWidget
 
 WINDOW = 200            # recomputes kept on the timing plot
 REDRAW_S = 0.5          # wall seconds between two redraws of a plot while data streams in
-AFTER_MS = 20           # a redraw waits at least this long after the data came (a frame later)
+IDLE_MS = 600           # new data waits at most this long for a quiet moment (paused, slow speeds)
 BACKGROUND = "w"
 AXIS = "#495057"
 VARIANT_COLORS = {
@@ -79,10 +81,9 @@ def nice_ceiling(value: float) -> float:
 
 
 class Throttle:
-    """Calls ``draw`` once ``REDRAW_S`` has passed since it last ran, and never within the call
-    that asked for it: at least ``AFTER_MS`` later, so the map's frame that brought the data (new
-    routes with it) is painted first and the plots' redraw and repaint come in a turn of their
-    own."""
+    """Calls ``draw`` for new data, never within the call that brought it: at a quiet moment
+    (``draw_if_due``) once ``REDRAW_S`` has passed since it last ran, or ``IDLE_MS`` after the
+    data came if no quiet moment draws it first."""
 
     def __init__(self, parent, draw):
         self.draw = draw
@@ -95,8 +96,14 @@ class Throttle:
     def request(self) -> None:
         self.dirty = True
         if not self.timer.isActive():
-            wait = self.last + REDRAW_S - time.perf_counter()
-            self.timer.start(max(int(wait * 1000) + 1, AFTER_MS))
+            self.timer.start(IDLE_MS)
+
+    def draw_if_due(self) -> bool:
+        """A quiet moment: draw if there is new data and ``REDRAW_S`` has passed; True if so."""
+        if self.dirty and time.perf_counter() - self.last >= REDRAW_S:
+            self.flush()
+            return True
+        return False
 
     def flush(self) -> None:
         self.timer.stop()
@@ -108,9 +115,13 @@ class Throttle:
 
 class LogMsAxis(pg.AxisItem):
     """A y axis for log10(milliseconds): ticks at 1, 2 and 5 of each decade, labelled in plain
-    milliseconds (0.01, 0.1, 1, 10)."""
+    milliseconds (0.01, 0.1, 1, 10), none above ``top`` (the room kept for the legend is not a
+    range of times)."""
+
+    top = math.inf
 
     def tickValues(self, minVal, maxVal, size):
+        maxVal = min(maxVal, self.top)
         if not (math.isfinite(minVal) and math.isfinite(maxVal)) or maxVal <= minVal:
             return []
         lo, hi = math.floor(minVal), math.ceil(maxVal)
@@ -167,6 +178,7 @@ class TimingPlot(pg.PlotWidget):
         self.legend.clear()
         self.curves, self.data, self.rows, self.race_rounds = {}, {}, [], {}
         self.throttle.dirty, self._y_range, self._race_note = False, None, ""
+        self.plot.getAxis("left").top = math.inf
         self.device, self.graph = device or self.device, graph
         self._set_title()
         self._empty_view()
@@ -277,6 +289,7 @@ class TimingPlot(pg.PlotWidget):
             y_range = (lo, hi + self._legend_room(hi - lo, len(self.data)))
             if y_range != self._y_range:
                 self._y_range = y_range
+                self.plot.getAxis("left").top = hi
                 self.plot.setYRange(*y_range, padding=0.05)
 
     def _legend_room(self, span: float, rows: int) -> float:
@@ -317,11 +330,35 @@ KPI_TIPS = {"mbr": "Misconnected bags per 1,000 bags handled",
 ZERO_ROOM_PX = 9       # the axes start this far before 0: a label cut by the edge is not drawn
 
 
+class _TitleLabel(pg.LabelItem):
+    """A KPI panel's title, whose size does not follow its text: pyqtgraph makes a title's width
+    its panel's minimum (a layout wider than its dock is cut off at the dock's edge), and a new
+    value in it laid the four panels out again and painted them twice per redraw."""
+
+    def updateMin(self):
+        height = self.itemRect().height()
+        hint = {Qt.SizeHint.MinimumSize: (0, height), Qt.SizeHint.PreferredSize: (0, height),
+                Qt.SizeHint.MaximumSize: (-1, -1), Qt.SizeHint.MinimumDescent: (0, 0)}
+        if hint != getattr(self, "_sizeHint", None):
+            self._sizeHint = hint
+            self.setMinimumSize(0, height)
+            super().updateGeometry()
+
+    def updateGeometry(self):
+        pass                     # only updateMin, when the height changes
+
+
+def _title_label(plot) -> None:
+    """Give ``plot`` a ``_TitleLabel``."""
+    old = plot.titleLabel
+    plot.layout.removeItem(old)
+    old.setParentItem(None)
+    plot.titleLabel = _TitleLabel("", size="11pt", parent=plot)
+    plot.layout.addItem(plot.titleLabel, 0, 1)
+
+
 def _set_title(plot, text: str) -> None:
-    """A KPI panel's title, which must not widen the panel: pyqtgraph makes a title's width
-    its panel's minimum, and a layout wider than its dock is cut off at the dock's edge."""
     plot.setTitle(text, color="#212529", size="9pt")
-    plot.titleLabel.setMinimumWidth(0)
 
 
 class KpiPlots(pg.GraphicsLayoutWidget):
@@ -340,6 +377,7 @@ class KpiPlots(pg.GraphicsLayoutWidget):
         for i, (key, title, color) in enumerate(KPI_PANELS):
             p = self.addPlot(row=i // 2, col=i % 2)
             _style_plot(p)
+            _title_label(p)
             _set_title(p, title)
             p.getAxis("left").setWidth(42)
             p.setToolTip(KPI_TIPS[key])
@@ -386,7 +424,8 @@ class KpiPlots(pg.GraphicsLayoutWidget):
             rows.append(live)
         if not rows or rows[-1]["t"] <= 0:    # 00:00: nothing to draw yet
             return
-        self._show_values(True)
+        if not self.has_values():            # (setting it again would repaint every axis)
+            self._show_values(True)
         t = np.array([r["t"] for r in rows], dtype=float) / 3600.0
         for key, title, _ in KPI_PANELS:
             y = np.array([r[key] for r in rows], dtype=float)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import html
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QDoubleSpinBox, QFormLayout, QGroupBox,
                                QHBoxLayout, QLabel, QPushButton, QSizePolicy, QSpinBox, QVBoxLayout,
                                QWidget)
@@ -19,6 +19,53 @@ from ..map.tug_layer import SELECTED, TUG_COLORS
 MUTED = "#5f6b7a"
 PENDING = "#d9480f"      # a setting changed that the running day does not have yet
 ON_RESTART = "↺ on restart"
+
+
+class _Still(QWidget):
+    """Holds a label whose text changes while the day plays (several times a second): a label's
+    new text lays out every widget around it again (2–3 ms on the hub's dock); in this holder,
+    which has no layout, it lays out only itself, and the dock follows only when the height it
+    needs changes (a line more or less)."""
+
+    def __init__(self, label: QLabel):
+        super().__init__()
+        self.label = label
+        self._measured = -1      # the text length the height was measured for (no wrapping)
+        label.setParent(self)
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
+        self._fit()
+
+    def set_text(self, text: str) -> None:
+        if text != self.label.text():
+            self.label.setText(text)
+            self._fit()
+
+    def _fit(self) -> None:
+        """The height the text needs at the holder's width (a rich text's size hint costs about
+        a millisecond: a label that does not wrap is measured again only when its length
+        changes, as a clock's does not)."""
+        label = self.label
+        if label.wordWrap():
+            height = label.heightForWidth(self.width())
+        elif len(label.text()) != self._measured:
+            self._measured = len(label.text())
+            height = label.sizeHint().height()
+        else:
+            return
+        height = height if height > 0 else label.sizeHint().height()
+        if height != self.minimumHeight() or height != self.maximumHeight():
+            self.setFixedHeight(height)
+
+    def sizeHint(self) -> QSize:
+        return QSize(self.label.sizeHint().width(), self.minimumHeight())
+
+    def minimumSizeHint(self) -> QSize:
+        wraps = self.label.wordWrap()
+        return QSize(0 if wraps else self.label.minimumSizeHint().width(), self.minimumHeight())
+
+    def resizeEvent(self, event) -> None:
+        self.label.setGeometry(self.rect())
+        self._fit()
 
 
 def format_clock(seconds: float) -> str:
@@ -47,8 +94,9 @@ class SimPanel(QWidget):
         self.counts_label = QLabel("")
         self.counts_label.setWordWrap(True)
         self.counts_label.setTextFormat(Qt.TextFormat.RichText)
-        layout.addWidget(self.clock_label)
-        layout.addWidget(self.counts_label)
+        self._clock, self._counts = _Still(self.clock_label), _Still(self.counts_label)
+        layout.addWidget(self._clock)
+        layout.addWidget(self._counts)
 
         day = QGroupBox("Simulated day")
         form = QFormLayout(day)
@@ -140,7 +188,8 @@ class SimPanel(QWidget):
         row.addWidget(self.prev_tug)
         row.addWidget(self.next_tug)
         tug_layout.addLayout(row)
-        tug_layout.addWidget(self.tug_label)
+        self._tug = _Still(self.tug_label)
+        tug_layout.addWidget(self._tug)
         layout.addWidget(tug_box)
 
         self.facts_label = QLabel("")
@@ -191,11 +240,11 @@ class SimPanel(QWidget):
             self.policy_combo.setCurrentIndex(i)
 
     def show_time(self, t: float, end: float) -> None:
-        self.clock_label.setText(f"{format_clock(t)} <span style='font-size:12px; color:{MUTED}'>"
+        self._clock.set_text(f"{format_clock(t)} <span style='font-size:12px; color:{MUTED}'>"
                                  f"/ {format_clock(end)}</span>")
 
     def show_counts(self, kpis: dict) -> None:
-        self.counts_label.setText(
+        self._counts.set_text(
             f"<span style='color:{MUTED}'>Bags</span> {kpis['created']:,} created · "
             f"<b>{kpis['waiting']:,}</b> waiting · {kpis['on_tug']:,} on tugs · "
             f"<span style='color:#2f9e44'>{kpis['delivered']:,} delivered</span> · "
@@ -207,33 +256,33 @@ class SimPanel(QWidget):
         nodes still ahead of it (the next first)."""
         if info is None:
             self.tug_title.setText("Click a tug on the map")
-            self.tug_label.setText("")
+            self._tug.set_text("")
             return
-        names = [n.name for n in airport.nodes]
+        nodes = airport.nodes
         color = TUG_COLORS.get(info.activity, "#868e96")
         self.tug_title.setText(
             f"<span style='color:{SELECTED}; font-size:15px'>◆</span> <b>Tug {info.id + 1}</b> "
             f"<span style='color:{color}'>{ACTIVITY_NAMES.get(info.activity, '?')}</span>")
         rows = [("Load", f"<b>{info.load}</b> / {info.capacity} bags")]
         if info.activity == DRIVING:
-            where = html.escape(names[info.target]) if info.target >= 0 else "?"
+            where = html.escape(nodes[info.target].name) if info.target >= 0 else "?"
             job = "delivering to" if info.load and info.target in info.dests else "heading to"
             rows.append(("Job", f"{job} <b>{where}</b>"))
-            rows.append(("Route", f"next <b>{html.escape(names[route[0]])}</b>, "
+            rows.append(("Route", f"next <b>{html.escape(nodes[route[0]].name)}</b>, "
                                   f"{counted(len(route), 'node')} to "
-                                  f"{html.escape(names[route[-1]])}" if route else "—"))
+                                  f"{html.escape(nodes[route[-1]].name)}" if route else "—"))
         elif info.activity == HANDLING:
-            rows.append(("Job", f"loading/unloading at <b>{html.escape(names[info.node])}</b>"))
+            rows.append(("Job", f"loading/unloading at <b>{html.escape(nodes[info.node].name)}</b>"))
         else:
-            rows.append(("Job", f"idle at <b>{html.escape(names[info.node])}</b>"))
+            rows.append(("Job", f"idle at <b>{html.escape(nodes[info.node].name)}</b>"))
         if info.pickups:
             rows.append(("Promised", f"{counted(info.pickups, 'bag')} waiting for it"))
         if info.dests:
-            shown = ", ".join(html.escape(names[d]) for d in info.dests[:4])
+            shown = ", ".join(html.escape(nodes[d].name) for d in info.dests[:4])
             more = f" +{len(info.dests) - 4}" if len(info.dests) > 4 else ""
             rows.append(("Bags for", shown + more))
         rows.append(("Depot", html.escape(node_label(airport, airport.nodes[info.depot].id))))
-        self.tug_label.setText(
+        self._tug.set_text(
             "<table cellspacing='0' cellpadding='2'>"
             + "".join(f"<tr><td style='color:{MUTED}; padding-right:10px'>{k}</td><td>{v}</td></tr>"
                       for k, v in rows) + "</table>")

@@ -19,6 +19,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from engine.sim import SimConfig
 
 
+from .live_gc import GcPacer
 from .worker import SimThread, StepResult
 
 FRAME_MS = 16            # animation timer interval (≈ 60 fps; each frame is cheap)
@@ -30,7 +31,7 @@ SPEEDS = (1, 5, 10, 30, 60, 120, 300, 600)
 HISTORY = 4              # TugFrames kept for interpolation
 RATE_WINDOW_S = 1.5      # wall seconds over which the achieved speed is measured
 KEEPS_UP = 0.95          # achieved / chosen speed at or above this counts as keeping up
-GIL_SWITCH_S = 0.001     # Python's thread switch interval while a day plays (default 5 ms)
+GIL_SWITCH_S = 0.00025   # Python's thread switch interval while a day plays (default 5 ms)
 
 
 class SimPlayer(QObject):
@@ -75,13 +76,17 @@ class SimPlayer(QObject):
         self._primed = False                 # the first window after play or a new speed is
                                              # left out: nothing was computed ahead yet
         self._last_tick = time.perf_counter()
+        self.gc = GcPacer()                  # no long collection in the middle of a frame
+        self._settled = -1                   # the generation whose day the collector settled
         self.timer = QTimer(self)
         self.timer.setInterval(FRAME_MS)
         self.timer.timeout.connect(self._tick)
         # The simulation's thread runs Python beside the UI's: each time the UI thread comes back
         # from Qt (every Python paint and bounds call of a frame) it waits for the interpreter
         # lock up to the switch interval. 1 ms instead of 5 keeps a frame with new routes from
-        # waiting tens of milliseconds behind a step (docs/live-latency.md).
+        # waiting tens of milliseconds behind a step; on the GPU host a map paint still took 13-18
+        # ms instead of 4 while the worker ran (about 85 such entries a frame), hence 0.25 ms
+        # (docs/live-latency.md).
         sys.setswitchinterval(min(sys.getswitchinterval(), GIL_SWITCH_S))
 
     # -- commands ---------------------------------------------------------------------------
@@ -105,6 +110,10 @@ class SimPlayer(QObject):
             if self.latest is not None and self.latest.snapshot.finished and self.clock >= self.latest.snapshot.t:
                 return
             self.playing = True
+            if self._settled != self.generation:   # the day is built: what lives now is not
+                self._settled = self.generation    # walked again (not before the first route)
+                self.gc.settle()
+            self.gc.playing(True)
             self._last_tick = time.perf_counter()
             self._rate, self._primed = [0.0, 0.0, False], False
             self.timer.start()
@@ -114,6 +123,7 @@ class SimPlayer(QObject):
         self.play_when_ready = False
         if self.playing:
             self.playing = False
+            self.gc.playing(False)
             self.target = self.clock
             self.playingChanged.emit(False)
 
@@ -175,6 +185,7 @@ class SimPlayer(QObject):
     def shutdown(self) -> bool:
         self.timer.stop()
         self.playing = False
+        self.gc.release()
         self.generation += 1
         return self.runner.shutdown()
 
@@ -261,6 +272,7 @@ class SimPlayer(QObject):
                 continue
             self.shown = result
             self._round_shown = max([self._round_shown] + [t.round for t in result.timings])
+            result.shown = time.perf_counter()
             self.stepped.emit(result)
             self._show_races()
 

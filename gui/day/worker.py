@@ -55,6 +55,7 @@ class StepResult:
     partial: bool = False        # more of the same request follows (new routes handed over early)
     sent: float = 0.0            # time.perf_counter() when the worker handed it over
     received: float = 0.0        # time.perf_counter() when the UI thread got it
+    shown: float = 0.0           # time.perf_counter() when the displayed clock reached it
 
 
 class Stopped(Exception):

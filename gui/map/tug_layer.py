@@ -27,6 +27,7 @@ ALL_ROUTES_UP_TO = 16                 # tugs: beyond this many, only the selecte
 BAG_BANDS = ((1, "#ffd43b", "1–4 bags waiting"), (5, "#ff922b", "5–14 bags waiting"),
              (15, "#e03131", "15+ bags waiting"))
 PICK_TOLERANCE_PX = 12
+LANE_ROOM = 0.015             # of the airport's span: the tugs' bounds beyond its nodes
 
 
 def bag_color(count: int) -> str:
@@ -75,7 +76,9 @@ class TugLayer:
         self._static_bags = True
         self.xy = np.array([[n.x, n.y] for n in airport.nodes], dtype=float)
         lo, hi = self.xy.min(axis=0), self.xy.max(axis=0)
-        pad = 0.05 * max(float((hi - lo).max()), 1.0)     # lanes are drawn off the centre line
+        # lanes are drawn off the centre line (1.2% of the span, map_view); more would reach
+        # under the legend, which the tugs' repaint each frame would then draw again
+        pad = LANE_ROOM * max(float((hi - lo).max()), 1.0)
         self._extent = [(lo[0] - pad, hi[0] + pad), (lo[1] - pad, hi[1] + pad)]
         self.dense = len(airport.nodes) > 300
         self.selected = None
