@@ -147,7 +147,7 @@ def test_gui_view_exposes_positions_bags_and_routes(regional):
     sim.step(1200)
     assert sim.tug_positions().shape == (len(sim.tugs), 2)
     snap = sim.snapshot()
-    assert snap.t == sim.t and snap.positions.shape == (len(sim.tugs), 2)
+    assert snap.t == sim.t and snap.activity.shape == snap.load.shape == (len(sim.tugs),)
     assert snap.bags_per_node.sum() + snap.kpis["on_tug"] + snap.kpis["delivered"] \
         + snap.kpis["misconnected"] == snap.kpis["created"]
     per_node = sim.bags_per_node()

@@ -55,7 +55,6 @@ def auto_recompute(n_key_nodes: int) -> str:
 @dataclass
 class Snapshot:
     t: float
-    positions: np.ndarray        # tugs × (x, y) metres
     bags_per_node: np.ndarray    # waiting bags per node, node order
     routes: dict[int, list[int]]  # tug id -> node indices of the route it is driving
     activity: np.ndarray         # per tug: 0 idle, 1 driving, 2 handling
@@ -312,7 +311,7 @@ class Simulation(TugLegs, RunningEdits):
 
     def snapshot(self) -> "Snapshot":
         """Copies of what the map and plots draw, safe to hand to another thread (a Qt signal)."""
-        return Snapshot(self.t, self.tug_positions(), self.bags_per_node(), self.routes(),
+        return Snapshot(self.t, self.bags_per_node(), self.routes(),
                         np.array([t.activity for t in self.tugs]), self.bags.on_tug.copy(),
                         sample(self), self.finished)
 
