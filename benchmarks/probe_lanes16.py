@@ -100,8 +100,7 @@ def steps(n: int) -> None:
         marks[-1][1].record(main)
 
     after("start")
-    gpu_fast.launch_rounds(TUNING, buf["W"], L, buf["V"], nb, stream=main, after=after, lanes=True, tiles=buf["M"],
-                           ahead=buf["ahead"])
+    gpu_fast.launch_rounds(TUNING, buf["W"], L, buf["V"], nb, stream=main, after=after, lanes=True, tiles=buf["M"])
     gpu_fast.by_rows(gpu_fast.kernels(TUNING).widen, nb * B, L.shape[1], main)(
         L, buf["D"], buf["W"], buf["M"], buf["capped"], 0)
     after("widen")
@@ -116,7 +115,7 @@ def steps(n: int) -> None:
         rounds.setdefault(step, []).append(ms)
     print(f"n={n} steps of a lanes solve, GPU ms: " + ", ".join(f"{s} {ms:.2f}" for s, ms in totals.items())
           + f"; total {sum(totals.values()):.2f}", flush=True)
-    for step in ("phases 1+2", "phase 3")[1 if TUNING.lanes_overlap else 0:]:  # overlapped: not on main
+    for step in ("phases 1+2", "phase 3"):
         print(f"n={n} {step} by rounds, GPU ms: " + by_rounds(rounds[step]), flush=True)
     k = gpu_fast.kernels(TUNING)
     print(f"n={n} registers a thread: " + ", ".join(f"{name} {registers(getattr(k, name))}" for name in

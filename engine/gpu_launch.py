@@ -6,11 +6,9 @@ host loops over device rounds bounded by what their algorithm proves, and persis
 Launch sizes are small under Numba's CUDA simulator, where every GPU thread is a Python thread.
 """
 
-import ctypes
 import functools
 import threading
 import time
-import weakref
 
 from numba import cuda
 
@@ -48,24 +46,6 @@ def marker_event():
     """A CUDA event that only marks a point in the stream (no timing), to wait for just the work
     queued before it; the simulator's events take no arguments."""
     return cuda.event() if simulated() else cuda.event(timing=False)
-
-
-def first_stream():
-    """A stream whose blocks the GPU schedules before those of streams made by ``cuda.stream()``
-    (the highest stream priority: a short chain of launches that others wait on overtakes a
-    large grid queued before it); under the simulator, a plain one."""
-    if simulated():
-        return cuda.stream()
-    cuda.current_context()  # the primary context, current on this thread
-    driver = ctypes.CDLL("libcuda.so.1")
-    least, greatest, handle = ctypes.c_int(), ctypes.c_int(), ctypes.c_void_p()
-    for status in (driver.cuCtxGetStreamPriorityRange(ctypes.byref(least), ctypes.byref(greatest)),
-                   driver.cuStreamCreateWithPriority(ctypes.byref(handle), 0, greatest)):
-        if status != 0:
-            raise RuntimeError(f"CUDA driver error {status} making a priority stream")
-    stream = cuda.external_stream(handle.value)
-    weakref.finalize(stream, driver.cuStreamDestroy_v2, handle)
-    return stream
 
 
 def bounded_rounds(limit: int, what: str):

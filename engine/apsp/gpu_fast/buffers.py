@@ -5,7 +5,7 @@ the next call (the app solves the same airport again and again)."""
 import numpy as np
 from numba import cuda
 
-from ...gpu_launch import ceil_div, first_stream
+from ...gpu_launch import ceil_div
 from ...gpu_memory import BufferPool, mapped_host, pinned, pinned_pool_bytes
 from .tuning import Tuning
 
@@ -48,7 +48,7 @@ class Buffers:
     def copied(self, n: int, size: int) -> dict:
         """Device buffers for a large size (the input W, N for narrow vias, L for the distances
         in 16-bit lanes and TL for L transposed, made on first use, ``capped``, the flag ``widen`` raises, and M, the
-        tiles it marks), three streams (``ahead``: lanes rounds' phases 1+2) and the events that order and time them, kept for the next
+        tiles it marks), two streams and the events that order and time them, kept for the next
         call of this size."""
         narrow = size <= self.t.via16_max
         if self.kept.get("key") != ("copied", n, size, narrow):
@@ -59,7 +59,6 @@ class Buffers:
                              capped=cuda.to_device(np.zeros(1, np.int32)), token=0,
                              N=cuda.device_array((size, size), np.int16) if narrow else None,
                              main=cuda.stream(), side=cuda.stream(),
-                             ahead=first_stream() if self.t.lanes_overlap == 2 else cuda.stream(),
                              start=cuda.event(), rounds=cuda.event(), end=cuda.event())
         return self.kept
 

@@ -12,7 +12,7 @@ import tempfile
 from numba import cuda
 
 from ...gpu_launch import THREADS as ROW_THREADS  # few under the simulator, 256 on a GPU
-from ...gpu_launch import ceil_div, marker_event
+from ...gpu_launch import ceil_div
 from ...user_cache import cache_folder
 from .source import SIMULATED, generated_source
 from .tuning import Tuning
@@ -99,15 +99,12 @@ def by_rows(kernel, rows: int, columns: int, stream):
     return kernel[(rows, ceil_div(columns, ROW_THREADS)), ROW_THREADS, stream]
 
 
-def launch_rounds(t: Tuning, W, D, V, nb: int, stream=0, after=lambda step: None, lanes=False, tiles=None,
-                  ahead=None):
+def launch_rounds(t: Tuning, W, D, V, nb: int, stream=0, after=lambda step: None, lanes=False, tiles=None):
     """Queue the padding of W into D and every k-block: D holds the final distances after.
     With ``lanes`` D is (nb·B)×(nb·B/2) and holds them as 16-bit lane pairs, each at most CAP
     (``gpu_lanes16``; nb even): twice the relaxations per instruction in phase 3; ``tiles``
     (nb×nb) is zeroed for ``widen``. With ``tiles`` alone D already holds ``widen``'s start
-    (no padding) and phase 3 takes only the tiles marked in it: the others are final. With
-    ``lanes``, a second stream ``ahead`` and ``t.lanes_overlap``, phases 1+2 overlap phase 3
-    (``overlapped_lanes``)."""
+    (no padding) and phase 3 takes only the tiles marked in it: the others are final."""
     k = kernels(t)
     size = nb * t.b
     tile = (t.threads, t.threads)
@@ -121,9 +118,6 @@ def launch_rounds(t: Tuning, W, D, V, nb: int, stream=0, after=lambda step: None
     if lanes:
         by_rows(k.pack, size, D.shape[1], stream)(W, D, V, tiles)
         after("pack")
-        if ahead is not None and t.lanes_overlap and nb >= 4:
-            overlapped_lanes(t, D, V, nb, stream, ahead, after)
-            return
         peripheral, inner = k.phase2_lanes, k.phase3_lanes[(nb // 2, nb - 1), tile, stream]
     elif tiles is None:
         by_rows(k.pad, size, size, stream)(W, D, V)
@@ -141,36 +135,6 @@ def launch_rounds(t: Tuning, W, D, V, nb: int, stream=0, after=lambda step: None
         if nb > 1:
             inner(D, V, kb, nb)
             after("phase 3")
-
-
-def overlapped_lanes(t: Tuning, D, V, nb: int, stream, ahead, after):
-    """Queue the lanes rounds with phases 1+2 off the critical path: round k's phase 3 runs in
-    two launches, first (on ``ahead``) the tiles round k + 1's phases 1+2 read, then those
-    phases there too, while ``stream`` runs the rest of round k's phase 3 (the two touch
-    different tiles); round k + 1's rest waits for its phases 1+2, the next part of round
-    k + 1 for round k's rest. Each round waited on the diagonal tile's serial closure before."""
-    k, tile = kernels(t), (t.threads, t.threads)
-    peripheral = k.phase2_lanes[2 * (nb - 1), tile, ahead]
-    first = k.phase3_lanes_next[nb // 2 + nb - 2, tile, ahead]
-    rest = k.phase3_lanes_rest[(nb // 2 - 1, nb - 2), tile, stream]
-    ready, done = marker_event(), marker_event()  # ahead's phases 1+2 queued; stream's rest
-    done.record(stream)
-    done.wait(ahead)
-    peripheral(D, V, 0, nb)
-    for kb in range(nb - 1):
-        ready.record(ahead)
-        ready.wait(stream)
-        if kb:
-            done.record(stream)
-            done.wait(ahead)
-        first(D, V, kb, nb)
-        peripheral(D, V, kb + 1, nb)
-        rest(D, V, kb, nb)
-        after("phase 3")
-    ready.record(ahead)
-    ready.wait(stream)
-    k.phase3_lanes[(nb // 2, nb - 1), tile, stream](D, V, nb - 1, nb)
-    after("phase 3")
 
 
 def launch_recovery(t: Tuning, D, V, T, nb: int, O=None, N=None, stream=0, after=lambda step: None,

@@ -137,7 +137,7 @@ class Solver:
             buf["L"], buf["TL"] = (cuda.device_array((nb * t.b, nb * t.b // 2), np.int32) for _ in range(2))
         L, main = buf["L"], buf["main"]
         buf["token"] += 1
-        launch_rounds(t, buf["W"], L, buf["V"], nb, stream=main, lanes=True, tiles=buf["M"], ahead=buf["ahead"])
+        launch_rounds(t, buf["W"], L, buf["V"], nb, stream=main, lanes=True, tiles=buf["M"])
         by_rows(kernels(t).widen, nb * t.b, L.shape[1], main)(L, buf["D"], buf["W"], buf["M"], buf["capped"],
                                                              buf["token"])
         capped = buf["capped"].copy_to_host(stream=main)

@@ -168,37 +168,22 @@ def mul_global_source(t, lanes=None):
     return "\n".join(src + product_stored(t, lanes, t.small_unroll)) + "\n"
 
 
-# Where a phase-3 block's tile lies (row0 in rows, col0 in words of lane pairs), for the lanes'
-# kernels that split phase 3 in two (``launch.launch_rounds``): "next", the tiles round kb + 1's
-# phases 1+2 read (row block kb + 1 and the word column holding block kb + 1), in a 1-D grid;
-# "rest", every other tile off row block kb.
-LANES_PARTS = {
-    "next": ["    y = cuda.blockIdx.x - nb // 2",
-             "    row0 = (kb + 1 if y < 0 else y + (2 if y >= kb else 0)) * B",
-             "    col0 = (cuda.blockIdx.x if y < 0 else (kb + 1) // 2) * B"],
-    "rest": ["    row0 = (cuda.blockIdx.y + (2 if cuda.blockIdx.y >= kb else 0)) * B",
-             "    col0 = (cuda.blockIdx.x + (1 if cuda.blockIdx.x >= (kb + 1) // 2 else 0)) * B"],
-}
-
-
-def phase3_source(t, lanes=False, tiles=False, part=None):
+def phase3_source(t, lanes=False, tiles=False):
     """Phase 3: every tile off the k-block's row and column = min(itself, its row's column
     tile ⊗ its column's row tile). The thread's cells are read before the operand tiles, so
     all of a block's loads wait on memory together. With ``lanes``, D holds 16-bit lane pairs
     (``phase3_lanes``): a tile is B rows by B words (2B columns), every column tile is taken
     (the k-block's own columns do not change: phase 2 closed them), and X holds each left
     operand twice, in both halves of a word, for ``addmin2``. With ``tiles`` (``phase3_tiles``)
-    a block whose tile is not marked in M returns at once (the tile holds final distances).
-    ``part`` (lanes only): the tiles of ``LANES_PARTS[part]`` alone."""
+    a block whose tile is not marked in M returns at once (the tile holds final distances)."""
     name, args = ("phase3_lanes", "") if lanes else ("phase3_tiles", ", M") if tiles else ("phase3", "")
-    origin = LANES_PARTS[part] if part else [
-        "    row0 = (cuda.blockIdx.y + (1 if cuda.blockIdx.y >= kb else 0)) * B",
-        "    col0 = cuda.blockIdx.x * B" if lanes else "    col0 = (cuda.blockIdx.x + (1 if cuda.blockIdx.x >= kb else 0)) * B"]
-    src = [f"@lazy_kernel(SIG_{'TILES' if tiles else 'ROUND'}, cache=CACHE)",
-           f"def {name}{f'_{part}' if part else ''}(D, V, kb, nb{args}):",
+    src = [f"@lazy_kernel(SIG_{'TILES' if tiles else 'ROUND'}, cache=CACHE)", f"def {name}(D, V, kb, nb{args}):",
            "    X = cuda.shared.array(TILE, int32, alignment=16)",
            "    Y = cuda.shared.array(TILE, int32, alignment=16)",
-           *origin, "    base = kb * B", "    mark = int32(-2 - kb)"]
+           "    row0 = (cuda.blockIdx.y + (1 if cuda.blockIdx.y >= kb else 0)) * B",
+           "    col0 = cuda.blockIdx.x * B" if lanes else
+           "    col0 = (cuda.blockIdx.x + (1 if cuda.blockIdx.x >= kb else 0)) * B",
+           "    base = kb * B", "    mark = int32(-2 - kb)"]
     if tiles:
         src += ["    if M[row0 // B, col0 // B] == 0:", "        return"]
     src += thread_cells(t) + read_cells(t, "D", "row0", "col0")
@@ -360,8 +345,6 @@ def kernels_source(t):
         closure_source(t, "pairs"),
         mul_global_source(t, "pairs"),
         phase3_source(t, lanes=True),
-        phase3_source(t, lanes=True, part="next"),
-        phase3_source(t, lanes=True, part="rest"),
         recover_lanes_source(t),
         SCHEDULE_SOURCE,
         phase2_source(t),

@@ -36,10 +36,6 @@ class Tuning:
     # resident threads beat more loads a thread (H100, n = 16,384: 2 cells 29.6 ms at 32 registers,
     # 4 cells 31.3 ms at 48, 8 cells 34.6 ms at 76).
     lanes_recover_batch: int = 2
-    # Lanes rounds: 0, phases 1+2 of round k + 1 after phase 3 of round k; else phase 3 of round
-    # k in two, the tiles round k + 1's phases 1+2 read first, and those phases run on a second
-    # stream beside the rest (1: a plain stream; 2: the highest-priority one).
-    lanes_overlap: int = 2
     # Largest padded size solved by the single persistent launch (0: never; -1: always).
     one_launch_max: int = 1536
     # Padded sizes up to mapped_max read their input from, and write their answer into,
