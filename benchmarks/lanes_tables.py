@@ -24,7 +24,8 @@ def steps_table(log: str) -> str:
         found = re.match(r"n=(\d+) steps of a lanes solve, GPU ms: (.*); total ([\d.]+)", line)
         if found and tree:
             ms = dict(re.match(r"(.*) ([\d.]+)$", part).groups() for part in found[2].split(", "))
-            rows.append(f"| {tree} | {int(found[1]):,} | " + " | ".join(ms.get(s, "–") for s in STEPS) + f" | **{found[3]}** |")
+            rows.append(f"| {tree} | {int(found[1]):,} | " + " | ".join(ms.get(s, "–") for s in STEPS)
+                        + f" | **{found[3]}** |")
     head = "| code | n | " + " | ".join(STEPS) + " | total |\n|" + "---|" * (len(STEPS) + 3)
     return "\n".join([head] + rows)
 
@@ -66,4 +67,5 @@ def largest(folder: pathlib.Path) -> str:
 
 if __name__ == "__main__":
     folder = pathlib.Path(sys.argv[1])
-    print("\n\n".join(filter(None, [steps_table((folder / "log.txt").read_text()), bench_table(folder)])) + largest(folder))
+    tables = [steps_table((folder / "log.txt").read_text()), bench_table(folder)]
+    print("\n\n".join(filter(None, tables)) + largest(folder))
