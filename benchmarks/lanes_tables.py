@@ -1,6 +1,7 @@
 """The before/after tables of a ``benchmarks/lanes_h100.sh`` run, as Markdown, from its files:
 where a lanes solve's time goes (the "steps" lines of its log) and the benchmark's medians
 (``bench-<name>.json``), against the lanes' measured ceiling.
+A step a run did not time (phases 1+2 run beside phase 3) shows as "–".
 
     python3 -m benchmarks.lanes_tables docs/measurements/fw-lanes-issue35
 """
@@ -23,7 +24,8 @@ def steps_table(log: str) -> str:
         found = re.match(r"n=(\d+) steps of a lanes solve, GPU ms: (.*); total ([\d.]+)", line)
         if found and tree:
             ms = dict(re.match(r"(.*) ([\d.]+)$", part).groups() for part in found[2].split(", "))
-            rows.append(f"| {tree} | {int(found[1]):,} | " + " | ".join(ms[s] for s in STEPS) + f" | **{found[3]}** |")
+            rows.append(f"| {tree} | {int(found[1]):,} | " + " | ".join(ms.get(s, "–") for s in STEPS)
+                        + f" | **{found[3]}** |")
     head = "| code | n | " + " | ".join(STEPS) + " | total |\n|" + "---|" * (len(STEPS) + 3)
     return "\n".join([head] + rows)
 
@@ -42,6 +44,8 @@ def bench_table(folder: pathlib.Path) -> str:
         n = max(size for graph, size in sizes if graph.startswith("random"))
         solve = points[("random-15%", n)]["kernel_median_ms"] / 1e3
         rows.append(f"| {path.stem[6:]} | " + " | ".join(cells) + f" | {n ** 3 / solve / LANES_CEILING:.1%} |")
+    if sizes is None:
+        return ""  # a run without the bench part
     head = ("| run | " + " | ".join(f"{g.split('-')[0]} {n:,}" for g, n in sizes)
             + " | largest n's solve of the lanes' ceiling |\n|" + "---|" * (len(sizes) + 2))
     return "\n".join([head] + rows)
@@ -63,4 +67,5 @@ def largest(folder: pathlib.Path) -> str:
 
 if __name__ == "__main__":
     folder = pathlib.Path(sys.argv[1])
-    print(steps_table((folder / "log.txt").read_text()) + "\n\n" + bench_table(folder) + largest(folder))
+    tables = [steps_table((folder / "log.txt").read_text()), bench_table(folder)]
+    print("\n\n".join(filter(None, tables)) + largest(folder))
