@@ -52,6 +52,8 @@ def app_first_route(airport: str, variant: str, timeout: float, launched: float 
     seconds to the first route drawn and what the status bar said, then to the GPU's first:
     ``s`` from the window's construction (the imports done), ``launch_s`` from ``launched``
     (``time.monotonic()`` when the process was started: its imports included)."""
+    from engine import gpu_device
+    gpu_device.start_probe()   # where ``python main.py app`` starts it: before Qt's import
     from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QApplication
 

@@ -6,9 +6,9 @@ lower priority (``NICE``) than the app, whose first routes need the cores first.
 
 For Floyd–Warshall, the threaded builds of the cost and distance conversions that the app's
 solves of those sizes take compile beside the kernels, in a process of their own
-(``FAMILY = conversions``): the child's own solves use the serial builds, so that compile (two
-seconds on an H100 host) does not delay the kernels; the app's CPU answer meanwhile does not
-compile them either (``engine.apsp.solve``).
+(``FAMILY = conversions``): the child's own solves convert with numpy (nothing to compile), so
+that compile (two seconds on an H100 host) does not delay the kernels; the app's CPU answer
+meanwhile does not compile them either (``engine.apsp.solve``).
 """
 
 import os
@@ -30,7 +30,7 @@ def solve_once(family: str, variant: str, n: int) -> None:
         from .apsp import get_variant
         from .apsp.matrix import to_int32_costs
         chosen = get_variant(variant)
-        chosen.run(to_int32_costs(w, out=chosen.input_array(n), threads=False))
+        chosen.run(to_int32_costs(w, out=chosen.input_array(n), compiled=False))
         return
     from .sssp import solve
     result = solve(w, np.arange(min(n, 4)), variant)

@@ -173,13 +173,14 @@ def test_auto_picks_a_measured_variant_and_says_which():
 
 def test_missing_gpu_falls_back_to_the_cpu_with_a_note(monkeypatch):
     from engine import gpu_device
-    gpu_device.gpu_unavailable_reason.cache_clear()
+    gpu_device.forget_probe()
     monkeypatch.setattr(gpu_device, "simulated", lambda: False)
+    monkeypatch.setattr(gpu_device, "_ask_child", lambda: None)   # checked in this process
     monkeypatch.setattr("numba.cuda.is_available", lambda: False)
     try:
         result = solve(PAPER_COST, variant="gpu-blocked")
     finally:
-        gpu_device.gpu_unavailable_reason.cache_clear()
+        gpu_device.forget_probe()
     assert result.variant == "cpu-blocked"
     assert "gpu-blocked unavailable" in result.note and "CPU" in result.note
     np.testing.assert_array_equal(result.dist, scipy_distances(PAPER_COST))
@@ -210,3 +211,36 @@ def test_via_splits_that_cycle_on_zero_cost_edges_fall_back_to_a_tight_route():
     route = walk(RouteMatrix("via", via), dist, cost, 0, 2)
     assert route[0] == 0 and route[-1] == 2 and len(set(route)) == len(route)
     assert sum(int(cost[a, b]) for a, b in zip(route, route[1:])) == 0
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int64, np.int16])
+def test_numpy_conversion_is_the_compiled_one(dtype):
+    # The first answer on a fresh GPU machine converts with numpy (nothing to compile): the
+    # same int32 matrix, row maxima and bad-entry count as Numba's pass, over several blocks.
+    rng = np.random.default_rng(3)
+    n = 700   # more rows than one block of numpy's pass
+    w = rng.integers(0, 1000, (n, n)).astype(np.float64)
+    w[rng.random((n, n)) < 0.4] = inf
+    np.fill_diagonal(w, rng.integers(0, 5, n))
+    if np.issubdtype(dtype, np.integer):
+        w[np.isinf(w)] = 0
+    w = w.astype(dtype)
+    for bad in ([], [np.nan, -1.0, 0.5, 3e9, float(INF)]):
+        x = w.astype(np.float64) if bad else w
+        for k, value in enumerate(bad):
+            x[5 * k + 1, 600 - k] = value
+        outs = [np.empty((n, n), np.int32) for _ in range(2)]
+        maxima = [np.zeros(n, np.int64) for _ in range(2)]
+        counts = [matrix._convert(x, outs[0], maxima[0], threads=False),
+                  matrix._convert_numpy(x, outs[1], maxima[1])]
+        assert counts[0] == counts[1] == len(bad)
+        np.testing.assert_array_equal(outs[0], outs[1])
+        np.testing.assert_array_equal(maxima[0], maxima[1])
+
+
+def test_a_bad_entry_is_named_by_the_numpy_conversion_too():
+    with pytest.raises(ValueError, match=r"fractional cost \(1.5\) at \(0, 1\)"):
+        matrix.to_int32_costs(np.array([[0, 1.5], [1, 0]]), compiled=False)
+    np.testing.assert_array_equal(
+        matrix.to_int32_costs(np.array([[5, inf], [2.0, 0]]), compiled=False),
+        matrix.to_int32_costs(np.array([[5, inf], [2.0, 0]])))

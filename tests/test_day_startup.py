@@ -13,7 +13,6 @@ import pytest
 
 from engine.apsp import auto, solve
 from engine.apsp.random_graph import paper_random_graph
-from engine.gpu_device import _driver_library_loads
 from engine.sim.route_engine import once_all_pairs
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -80,7 +79,7 @@ def test_simulate_imports_no_flights_reader_and_no_cuda_without_a_driver(tmp_pat
                           text=True)
     assert done.returncode == 0, done.stderr
     imported = done.stdout.strip().splitlines()[-1]
-    assert imported == ("['numba.cuda']" if _driver_library_loads() else "[]")
+    assert imported == "[]"   # a GPU, if any, is looked for in a child process
 
 
 def test_road_all_pairs_equals_dijkstra_from_every_vertex_on_chains_rings_and_one_way_roads():

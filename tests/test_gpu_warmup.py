@@ -102,16 +102,16 @@ print(json.dumps([r.variant, sorted(set(compiled))]))
 """
 
 
-def test_the_first_answer_while_a_gpu_compiles_compiles_only_the_serial_conversion(tmp_path):
-    """On a fresh machine the CPU's answer does not wait for Numba: the threaded conversions
-    (left to the warm-up child), Floyd–Warshall's kernels and the route walks are not compiled;
-    only the serial validation of the costs is."""
+def test_the_first_answer_while_a_gpu_compiles_compiles_nothing(tmp_path):
+    """On a fresh machine the CPU's answer does not wait for Numba: the conversions (numpy's
+    validation instead; the warm-up child compiles Numba's), Floyd–Warshall's kernels and the
+    route walks are not compiled."""
     env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path), NUMBA_ENABLE_CUDASIM="1")
     done = subprocess.run([sys.executable, "-c", FIRST_ANSWER], env=env, capture_output=True,
                           text=True, timeout=300, check=True)
     variant, compiled = json.loads(done.stdout.splitlines()[-1])
     assert variant == "scipy-dijkstra"
-    assert compiled == ["_convert"]
+    assert compiled == []
 
 
 def test_the_warm_up_child_runs_below_the_apps_priority(tmp_path):
@@ -126,15 +126,16 @@ def test_the_warm_up_child_runs_below_the_apps_priority(tmp_path):
 
 
 def test_the_threaded_conversions_compile_beside_the_kernels_into_the_cache(tmp_path):
-    """A size that takes them: the child's own solve uses the serial builds, and a process
-    beside it compiles the threaded ones the app's solves will load."""
+    """A size that takes them: the child's own solve converts with numpy (no build: the app's
+    answer meanwhile does too), and a process beside it compiles the threaded ones the app's
+    solves will load."""
     done = subprocess.run([sys.executable, "-m", "engine.gpu_warmup_child", "apsp", "cpu-linear",
                            "300"], env=dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path)),
                           capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr
     cached = {p.name.split("-")[0] for p in tmp_path.rglob("*.nbi")}
-    assert {"matrix._convert_parallel", "matrix._to_float_parallel",
-            "matrix._convert"} <= cached, cached
+    assert {"matrix._convert_parallel", "matrix._to_float_parallel"} <= cached, cached
+    assert "matrix._convert" not in cached
 
 
 def test_a_finished_warm_up_hands_the_solves_to_the_gpu_variant():

@@ -46,6 +46,29 @@ def _convert(w, out, row_max):
     return bad
 
 
+def _convert_numpy(w, out, row_max, threads=False):
+    """``_convert`` in numpy's passes over blocks of rows (small temporaries): the same int32
+    matrix, row maxima and count of bad entries (``threads`` is ignored)."""
+    n = w.shape[0]
+    limit = float(INF)
+    bad = 0
+    step = max(1, (1 << 18) // max(n, 1))
+    for first in range(0, n, step):
+        block = slice(first, min(first + step, n))
+        x = np.asarray(w[block], dtype=np.float64)
+        finite = x != np.inf
+        v = np.where(finite, x, limit)
+        with np.errstate(invalid="ignore"):
+            ok = (v >= 0.0) & (v <= limit)
+        xi = np.where(ok, v, 0.0).astype(np.int32)
+        bad += int(np.count_nonzero(~ok | (xi != v) | ((v == limit) & finite)))
+        rows = np.arange(block.start, block.stop)
+        xi[rows - first, rows] = 0
+        out[block] = xi
+        row_max[block] = np.where(xi < INF, xi, 0).max(axis=1, initial=0)
+    return bad
+
+
 @numba.njit(cache=True)
 def _first_problem(w):
     """(row, column, kind) of the first bad entry in row-major order (there is one)."""
@@ -80,11 +103,14 @@ _convert = serial_and_parallel(_convert, PARALLEL_FROM)
 _to_float = serial_and_parallel(_to_float, PARALLEL_FROM)
 
 
-def to_int32_costs(cost, out: np.ndarray | None = None, threads: bool = True) -> np.ndarray:
+def to_int32_costs(cost, out: np.ndarray | None = None, threads: bool = True,
+                   compiled: bool = True) -> np.ndarray:
     """Validate ``cost`` (engine.graph_input's contract: dense, masked or scipy.sparse; costs
     non-negative and integer-valued) and convert it, into ``out`` (n×n C-contiguous int32: e.g.
     memory a GPU reads directly) when given. ``threads=False``: the serial build even for a
     large matrix (on a fresh machine it compiles in less than half the threaded build's time).
+    ``compiled=False``: numpy's passes, nothing to compile (a fresh machine's first answer,
+    while a GPU compiles: the serial build's compile took 1 s there, Numba's first).
 
     The diagonal becomes 0 (standing still is free). Raises ``ValueError`` naming the problem
     for input outside the contract, NaN, negative, fractional costs or costs whose routes could
@@ -94,7 +120,8 @@ def to_int32_costs(cost, out: np.ndarray | None = None, threads: bool = True) ->
     n = w.shape[0]
     out = np.empty((n, n), dtype=np.int32) if out is None else out
     row_max = np.zeros(n, dtype=np.int64)
-    if _convert(w, out, row_max, threads=threads):
+    convert = _convert if compiled else _convert_numpy
+    if convert(w, out, row_max, threads=threads):
         i, j, kind = _first_problem(w)
         hint = {_FRACTIONAL: "; costs must be whole numbers (scale them, e.g. to tenths of a "
                              "second) so every variant is exact",

@@ -33,11 +33,11 @@ def solve(cost, variant: str = "auto", routes: bool = True) -> APSPResult:
     cost = dense_matrix(cost)
     n = cost.shape[0]
     chosen = get_variant(choose_variant(n) if variant == AUTO else variant)
-    # While it compiles, the CPU answers with as little to compile as it can: no device buffer,
-    # the serial conversions (the warm-up child compiles the threaded ones), Dijkstra if sparse.
+    # While it compiles, the CPU answers with nothing to compile if it can: no device buffer,
+    # numpy's conversion (the warm-up child compiles Numba's), Dijkstra if sparse.
     compiling = gpu_warmup.compiling(chosen.name)
     w = to_int32_costs(cost, out=None if compiling else chosen.input_array(n),  # checks the shape
-                       threads=not compiling)
+                       threads=not compiling, compiled=not compiling)
     meanwhile = dijkstra.VARIANT if compiling and dijkstra.sparse(n, dijkstra.edges(w)) else None
     return run_or_fall_back(chosen, get_variant(CPU_FALLBACK),
                             lambda v, note: _run(v, w, note, routes, not compiling),
