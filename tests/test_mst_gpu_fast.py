@@ -125,11 +125,14 @@ def test_a_solved_graph_is_freed_with_its_last_reference():
     """The solver kept on the graph refers to it weakly: no cycle holds the device buffers."""
     rows, cols, w = awkward_edges(N, 8)
     graph = prepare(as_coo(N, rows, cols, w))
-    assert spanning_forest(graph, "gpu-fast-mst").variant == "gpu-fast-mst"
+    forest = spanning_forest(graph, "gpu-fast-mst")
+    assert forest.variant == "gpu-fast-mst", forest.note
+    del forest
     gone = weakref.ref(graph)
     gc.disable()
     try:
         del graph
-        assert gone() is None
+        holders = [] if gone() is None else [type(r).__name__ for r in gc.get_referrers(gone())]
+        assert gone() is None, f"the graph is still held by {holders}"
     finally:
         gc.enable()
