@@ -82,8 +82,8 @@ def run_or_fall_back(chosen: Variant, fallback: Variant, run: Callable, keep: tu
                              "on the CPU")
     if gpu_warmup.compiling(chosen.name):
         meanwhile = meanwhile or fallback
-        return run(meanwhile, f"{chosen.name} compiling for this GPU (first use); ran "
-                              f"{meanwhile.name} on the CPU meanwhile")
+        return run(meanwhile, f"{chosen.name} compiling for this {chosen.family.upper()} (first "
+                              f"use); ran {meanwhile.name} on the CPU meanwhile")
     try:
         return run(chosen, None)
     except keep:

@@ -169,10 +169,10 @@ class RouteFinder(QObject):
         self._show_route()
 
     def _on_compiled(self, variant: str, state: str) -> None:
-        """A GPU variant's background compile ended: it takes over from the CPU (solved again),
-        or the CPU goes on, saying why."""
+        """A variant's background compile ended: it takes over from scipy's solvers (solved
+        again), or the CPU goes on, saying why."""
         if state == "ready":
-            self.status.set(f"{variant} compiled: the GPU takes over from the CPU")
+            self.status.set(f"{variant} compiled: it takes over from the solver meanwhile")
             if variant == self.variant:
                 self.request_solve()
         else:

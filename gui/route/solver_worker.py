@@ -18,6 +18,8 @@ from PySide6.QtCore import QObject, QThreadPool, Signal, Slot
 
 from engine import gpu_warmup
 from engine.apsp import get_variant, solve as apsp_solve
+from engine.apsp.auto import calibrated
+from engine.apsp.solve import AUTO
 from engine.gpu_device import simulated
 
 from ..workers import Relay, Task
@@ -40,26 +42,31 @@ WARM_UP = np.array([[0, 1, np.inf], [np.inf, 0, 1], [1, np.inf, 0]], dtype=np.fl
 def _solve_work(job: SolveJob, solve: Callable, warmed: set[str] | None,
                 background_compile: Callable | None) -> Callable:
     """The task's work: warm the variant up once (saying "compiling"), then solve. With
-    ``background_compile`` a GPU variant's kernels compile in a process of their own for this size
-    while the CPU answers (``gpu_warmup``), else here, before the solve."""
+    ``background_compile`` a GPU variant's kernels, a CPU variant's on a cold Numba cache and
+    ``auto``'s first measurements are made in a process of their own for this size while scipy
+    answers (``gpu_warmup``), else here, before the solve."""
     def work(say):
         if warmed is not None and job.variant not in warmed:
             warmed.add(job.variant)
             say("compiling")   # a cold cache compiles the variant's code: seconds, once
-            if _is_gpu(job.variant):
-                if background_compile is not None:
-                    background_compile(job.variant, len(job.cost))
-                    return solve(job.cost, job.variant)
+            if background_compile is not None and _first_use(job.variant):
+                background_compile(job.variant, len(job.cost))
+                return solve(job.cost, job.variant)
             solve(WARM_UP, job.variant)  # JIT-compile outside the measured solve
         return solve(job.cost, job.variant)
     return work
 
 
-def _is_gpu(variant: str) -> bool:
+def _first_use(variant: str) -> bool:
+    """True where ``variant``'s first solve here would wait for a compile (or ``auto``'s
+    measurements): a GPU variant, a CPU one whose kernels are not in Numba's cache yet."""
+    if variant == AUTO:
+        return not calibrated()
     try:
-        return get_variant(variant).family == "gpu"
+        chosen = get_variant(variant)
     except (KeyError, ValueError):
         return False
+    return chosen.family == "gpu" or gpu_warmup.cold(chosen.runner)
 
 
 class SolverWorker(QObject):
@@ -69,7 +76,8 @@ class SolverWorker(QObject):
     *current* job only; stale outcomes are dropped here (and counted in ``dropped``);
     ``compiling(variant)`` before a variant's first solve in this process, which compiles it (or
     loads it from the disk cache); a GPU variant's kernels compile in the background on a real
-    GPU, the CPU answering meanwhile, and ``compiled(variant, state)`` when that ends.
+    GPU (a CPU variant's on a cold Numba cache, ``auto``'s first measurements), scipy answering
+    meanwhile, and ``compiled(variant, state)`` when that ends.
     """
 
     solved = Signal(object, object)   # SolveJob, APSPResult

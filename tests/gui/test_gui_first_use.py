@@ -3,6 +3,7 @@ finder's first route is the CPU's, from a solver with nothing to compile, and th
 names the solver that drew it (docs/gpu-first-use.md)."""
 
 import numpy as np
+import pytest
 
 from engine import gpu_warmup
 from engine.airport.cost import travel_time_matrix
@@ -14,13 +15,14 @@ from tests.apsp_reference import scipy_distances
 from tests.gui.conftest import SOLVE_TIMEOUT_MS
 
 
-def test_while_the_gpu_compiles_the_status_bar_names_the_cpu_solver_of_the_route_shown(
-        qtbot, monkeypatch, settings):
+@pytest.fixture
+def started(monkeypatch):
+    """The warm-ups started, each a compile that has not ended yet."""
     for name in ("_SIZES", "_RUNNING", "_FAILED"):
         monkeypatch.setattr(gpu_warmup, name, {})
     started = []
 
-    def start(family, variant, sizes, on_done=None):   # a compile that has not ended yet
+    def start(family, variant, sizes, on_done=None):
         gpu_warmup._SIZES.setdefault(variant, set()).update(sizes)
         gpu_warmup._RUNNING[variant] = 1
         started.append((family, variant, tuple(sizes)))
@@ -28,6 +30,11 @@ def test_while_the_gpu_compiles_the_status_bar_names_the_cpu_solver_of_the_route
 
     monkeypatch.setattr(solver_worker, "simulated", lambda: False)
     monkeypatch.setattr(gpu_warmup, "start", start)
+    return started
+
+
+def test_while_the_gpu_compiles_the_status_bar_names_the_cpu_solver_of_the_route_shown(
+        qtbot, started, settings):
     settings.setValue("solver/variant", "gpu-fast")
     window = MainWindow(bundled_airports()["eham"], settings=settings)   # a road network
     qtbot.addWidget(window)
@@ -44,4 +51,42 @@ def test_while_the_gpu_compiles_the_status_bar_names_the_cpu_solver_of_the_route
     i, j = ids.index(window.from_id), ids.index(window.to_id)
     expected = scipy_distances(travel_time_matrix(window.airport))[i, j]
     assert np.isfinite(expected) and window.summary.cost == expected
+    window.close()
+
+
+@pytest.mark.parametrize("variant, first", [
+    ("cpu-blocked", "cpu-blocked compiling for this CPU (first use)"),
+    ("auto", "auto measuring this machine's variants (first use)")])
+def test_on_a_cold_cpu_the_first_route_is_scipys_and_the_status_bar_says_so(
+        qtbot, started, monkeypatch, settings, variant, first):
+    """A machine without a GPU, its Numba cache empty (mimicked), on the default airport."""
+    monkeypatch.setattr(gpu_warmup, "cold", lambda runner: True)
+    monkeypatch.setattr(solver_worker, "calibrated", lambda: False)
+    settings.setValue("solver/variant", variant)
+    window = MainWindow(bundled_airports()["paper-5"], settings=settings)
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitUntil(lambda: window.summary is not None, timeout=SOLVE_TIMEOUT_MS)
+
+    assert started == [("apsp", variant, (len(window.airport.nodes),))]
+    assert window.result.variant == "scipy-floyd-warshall"
+    assert window.solve_report().startswith(
+        f"{first}; ran scipy-floyd-warshall on the CPU meanwhile")
+    assert "scipy-floyd-warshall" in window.panel.solver_line.text()
+    ids = window.airport.node_ids
+    i, j = ids.index(window.from_id), ids.index(window.to_id)
+    expected = scipy_distances(travel_time_matrix(window.airport))[i, j]
+    assert np.isfinite(expected) and window.summary.cost == expected
+    window.close()
+
+
+def test_on_a_warm_cpu_no_warm_up_starts(qtbot, started, monkeypatch, settings):
+    monkeypatch.setattr(gpu_warmup, "cold", lambda runner: False)
+    settings.setValue("solver/variant", "cpu-blocked")
+    window = MainWindow(bundled_airports()["paper-5"], settings=settings)
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitUntil(lambda: window.summary is not None, timeout=SOLVE_TIMEOUT_MS)
+    assert started == [] and window.result.variant == "cpu-blocked"
+    assert window.result.note is None
     window.close()
