@@ -9,7 +9,7 @@ from ..gpu_device import device_name
 from ..graph_input import dense_matrix
 from ..registry import run_or_fall_back
 from . import dijkstra
-from .auto import choose_variant
+from .auto import calibrated, choose_variant
 from .matrix import to_float_distances, to_int32_costs
 from .registry import get_variant
 from .result import APSPResult
@@ -64,3 +64,16 @@ def _run(variant, w: np.ndarray, note: str | None = None, routes: bool = True,
                       seconds=seconds, kernel_seconds=kernel_seconds,
                       device=device_name(variant.family), cost=w, note=note)
 
+
+
+def first_use(variant: str) -> bool:
+    """True where ``variant``'s first solve here would wait for a compile (or ``auto``'s first
+    measurements): a GPU variant, a CPU one with none of its kernels in Numba's cache yet
+    (``gpu_warmup.start`` then makes them in the background, scipy answering meanwhile)."""
+    if variant == AUTO:
+        return not calibrated()
+    try:
+        chosen = get_variant(variant)
+    except (KeyError, ValueError):
+        return False
+    return chosen.family == "gpu" or gpu_warmup.cold(chosen.runner)

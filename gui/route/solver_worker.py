@@ -17,9 +17,8 @@ import numpy as np
 from PySide6.QtCore import QObject, QThreadPool, Signal, Slot
 
 from engine import gpu_warmup
-from engine.apsp import get_variant, solve as apsp_solve
-from engine.apsp.auto import calibrated
-from engine.apsp.solve import AUTO
+from engine.apsp import solve as apsp_solve
+from engine.apsp.solve import first_use
 from engine.gpu_device import simulated
 
 from ..workers import Relay, Task
@@ -49,24 +48,12 @@ def _solve_work(job: SolveJob, solve: Callable, warmed: set[str] | None,
         if warmed is not None and job.variant not in warmed:
             warmed.add(job.variant)
             say("compiling")   # a cold cache compiles the variant's code: seconds, once
-            if background_compile is not None and _first_use(job.variant):
+            if background_compile is not None and first_use(job.variant):
                 background_compile(job.variant, len(job.cost))
                 return solve(job.cost, job.variant)
             solve(WARM_UP, job.variant)  # JIT-compile outside the measured solve
         return solve(job.cost, job.variant)
     return work
-
-
-def _first_use(variant: str) -> bool:
-    """True where ``variant``'s first solve here would wait for a compile (or ``auto``'s
-    measurements): a GPU variant, a CPU one whose kernels are not in Numba's cache yet."""
-    if variant == AUTO:
-        return not calibrated()
-    try:
-        chosen = get_variant(variant)
-    except (KeyError, ValueError):
-        return False
-    return chosen.family == "gpu" or gpu_warmup.cold(chosen.runner)
 
 
 class SolverWorker(QObject):

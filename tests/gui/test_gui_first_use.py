@@ -1,6 +1,9 @@
-"""The app on a fresh GPU machine (mimicked: the GPU variant's kernels are compiling): the route
-finder's first route is the CPU's, from a solver with nothing to compile, and the status bar
-names the solver that drew it (docs/gpu-first-use.md)."""
+"""The app on a fresh GPU machine (mimicked: the GPU variant's kernels are compiling), or on a
+machine without a GPU whose Numba cache is cold (mimicked): the route finder's first route is
+the CPU's, from a solver with nothing to compile, and the status bar names the solver that drew
+it (docs/gpu-first-use.md); a day on a cold CPU starts the warm-up too, a warm one does not."""
+
+import importlib
 
 import numpy as np
 import pytest
@@ -61,7 +64,7 @@ def test_on_a_cold_cpu_the_first_route_is_scipys_and_the_status_bar_says_so(
         qtbot, started, monkeypatch, settings, variant, first):
     """A machine without a GPU, its Numba cache empty (mimicked), on the default airport."""
     monkeypatch.setattr(gpu_warmup, "cold", lambda runner: True)
-    monkeypatch.setattr(solver_worker, "calibrated", lambda: False)
+    monkeypatch.setattr(importlib.import_module("engine.apsp.solve"), "calibrated", lambda: False)
     settings.setValue("solver/variant", variant)
     window = MainWindow(bundled_airports()["paper-5"], settings=settings)
     qtbot.addWidget(window)
@@ -90,3 +93,22 @@ def test_on_a_warm_cpu_no_warm_up_starts(qtbot, started, monkeypatch, settings):
     assert started == [] and window.result.variant == "cpu-blocked"
     assert window.result.note is None
     window.close()
+
+
+@pytest.mark.parametrize("cold", [True, False])
+def test_a_day_on_a_cpu_starts_the_warm_up_once_where_the_cache_is_cold(qtbot, started,
+                                                                        monkeypatch, cold):
+    from engine.airport.layout_io import load_airport
+    from engine.sim import SimConfig, Simulation
+    from engine.sim.route_engine import solve_sizes
+    from gui.day import worker as day_worker
+    monkeypatch.setattr(day_worker, "simulated", lambda: False)
+    monkeypatch.setattr(gpu_warmup, "cold", lambda runner: cold)
+    sim = Simulation(load_airport(bundled_airports()["paper-5"]),
+                     SimConfig(hours=0.5, seed=1, variant="cpu-blocked"))
+    worker = day_worker.SimWorker(checkpoints=False)
+    worker.variant = "cpu-blocked"
+    worker._compile_in_background(sim)
+    worker._compile_in_background(sim)   # (each step asks: the cache is looked at once)
+    sizes = solve_sizes(sim.tables.engine, sim.tables.keys)[1]
+    assert started == ([("apsp", "cpu-blocked", tuple(sizes))] if cold else [])
