@@ -103,3 +103,24 @@ def test_a_day_solved_while_cpu_blocked_compiles_is_the_same_day():
     assert ran and "cpu-blocked" not in ran and ran <= {"scipy-dijkstra", "scipy-floyd-warshall"}
     assert any(r.kind == "bag-aware" for r in meanwhile.tables.log)
     assert deterministic(summary(plain)) == deterministic(summary(meanwhile))
+
+
+def test_where_a_gpu_variant_cannot_run_the_fallbacks_first_use_is_made_apart(monkeypatch):
+    """No GPU and a cold cache: cpu-blocked, the fallback that would run, compiles in the child
+    while scipy answers; the note says both."""
+    from engine.apsp.random_graph import paper_random_graph
+    from engine.apsp.solve import first_use
+    from engine.registry import Variant
+    monkeypatch.setattr(Variant, "reason",
+                        property(lambda v: "no GPU" if v.family == "gpu" else None))
+    monkeypatch.setattr(gpu_warmup, "cold", lambda runner: True)
+    assert first_use("gpu-fast") == "cpu-blocked" and first_use("cpu-linear") == "cpu-linear"
+    gpu_warmup._SIZES["cpu-blocked"], gpu_warmup._RUNNING["cpu-blocked"] = {1}, 1
+    w = paper_random_graph(12, 30, seed=3)
+    r = solve(w, "gpu-fast")
+    assert r.variant == "scipy-floyd-warshall"
+    assert r.note == ("gpu-fast unavailable (no GPU); cpu-blocked compiling for this CPU (first "
+                      "use); ran scipy-floyd-warshall on the CPU meanwhile")
+    np.testing.assert_array_equal(r.dist, scipy_distances(w))
+    monkeypatch.setattr(gpu_warmup, "cold", lambda runner: False)
+    assert first_use("cpu-blocked") is None

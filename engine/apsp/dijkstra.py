@@ -22,6 +22,7 @@ VARIANT = Variant(NAME, "Dijkstra (scipy) from every vertex, predecessor routes"
                   "engine.apsp.dijkstra:run")
 FLOYD_WARSHALL = Variant("scipy-floyd-warshall", "Floyd–Warshall (scipy), predecessor routes",
                          "cpu", "engine.apsp.dijkstra:run_floyd_warshall")
+SOLVERS = frozenset({NAME, FLOYD_WARSHALL.name})   # the names results of this module carry
 
 # A source's Dijkstra costs ~20 ns per vertex and edge, a Floyd–Warshall relaxation ~0.1 ns:
 # Dijkstra from every vertex is the cheaper all pairs when n + m is below n² / SPARSE.

@@ -42,11 +42,12 @@ def solve(cost, variant: str = "auto", routes: bool = True) -> APSPResult:
     chosen = get_variant(choose_variant(n) if variant == AUTO else variant)
     # While it compiles, the CPU answers with nothing to compile if it can: no device buffer,
     # numpy's conversion (the warm-up child compiles Numba's), scipy's solvers.
-    compiling = gpu_warmup.compiling(chosen.name)
+    runs = chosen if chosen.available else get_variant(CPU_FALLBACK)
+    compiling = gpu_warmup.compiling(runs.name)
     w = to_int32_costs(cost, out=None if compiling else chosen.input_array(n),  # checks the shape
                        threads=not compiling, compiled=not compiling)
     meanwhile = dijkstra.meanwhile(w) if compiling else None
-    if meanwhile is dijkstra.FLOYD_WARSHALL and chosen.family == "gpu":
+    if meanwhile is dijkstra.FLOYD_WARSHALL and runs.family == "gpu":
         meanwhile = None   # the threaded fallback, as measured (docs/gpu-first-use.md)
     return run_or_fall_back(chosen, get_variant(CPU_FALLBACK),
                             lambda v, note: _run(v, w, note, routes, not compiling),
@@ -66,14 +67,17 @@ def _run(variant, w: np.ndarray, note: str | None = None, routes: bool = True,
 
 
 
-def first_use(variant: str) -> bool:
-    """True where ``variant``'s first solve here would wait for a compile (or ``auto``'s first
-    measurements): a GPU variant, a CPU one with none of its kernels in Numba's cache yet
-    (``gpu_warmup.start`` then makes them in the background, scipy answering meanwhile)."""
+def first_use(variant: str) -> str | None:
+    """What ``variant``'s first solve here would wait for a compile of (or ``auto``'s first
+    measurements), or None: a GPU variant, a CPU one with none of its kernels in Numba's cache
+    yet, the CPU fallback so where a GPU variant cannot run (``gpu_warmup.start`` then makes them
+    in the background, scipy answering meanwhile)."""
     if variant == AUTO:
-        return not calibrated()
+        return None if calibrated() else AUTO
     try:
         chosen = get_variant(variant)
     except (KeyError, ValueError):
-        return False
-    return chosen.family == "gpu" or gpu_warmup.cold(chosen.runner)
+        return None
+    if not chosen.available:
+        chosen = get_variant(CPU_FALLBACK)
+    return chosen.name if chosen.family == "gpu" or gpu_warmup.cold(chosen.runner) else None

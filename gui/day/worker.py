@@ -212,7 +212,7 @@ class SimWorker(QObject):
             if family != "apsp" or self.variant in self._looked_up:
                 return
             self._looked_up.add(self.variant)   # (a warm cache stays warm; a cold one warms)
-            if gpu_warmup.state(self.variant) is not None or not first_use(self.variant):
+            if gpu_warmup.state(self.variant) is not None or first_use(self.variant) is None:
                 return   # (started by the route finder already, or warm)
         gpu_warmup.start(family, self.variant, sizes)
 

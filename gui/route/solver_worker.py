@@ -48,8 +48,9 @@ def _solve_work(job: SolveJob, solve: Callable, warmed: set[str] | None,
         if warmed is not None and job.variant not in warmed:
             warmed.add(job.variant)
             say("compiling")   # a cold cache compiles the variant's code: seconds, once
-            if background_compile is not None and first_use(job.variant):
-                background_compile(job.variant, len(job.cost))
+            apart = first_use(job.variant) if background_compile is not None else None
+            if apart is not None:
+                background_compile(apart, len(job.cost))
                 return solve(job.cost, job.variant)
             solve(WARM_UP, job.variant)  # JIT-compile outside the measured solve
         return solve(job.cost, job.variant)
