@@ -36,6 +36,17 @@ def started(monkeypatch):
     return started
 
 
+def assert_drawn_by(window, solver: str, report: str) -> None:
+    """The route shown is ``solver``'s, exact, and the status bar begins with ``report``."""
+    assert window.result.variant == solver
+    assert window.solve_report().startswith(report)
+    assert solver in window.panel.solver_line.text()
+    ids = window.airport.node_ids
+    i, j = ids.index(window.from_id), ids.index(window.to_id)
+    expected = scipy_distances(travel_time_matrix(window.airport))[i, j]
+    assert np.isfinite(expected) and window.summary.cost == expected
+
+
 def test_while_the_gpu_compiles_the_status_bar_names_the_cpu_solver_of_the_route_shown(
         qtbot, started, settings):
     settings.setValue("solver/variant", "gpu-fast")
@@ -46,14 +57,9 @@ def test_while_the_gpu_compiles_the_status_bar_names_the_cpu_solver_of_the_route
 
     n = len(window.airport.nodes)
     assert ("apsp", "gpu-fast", (n,)) in started
-    assert window.result.variant == "scipy-dijkstra"
-    assert window.solve_report().startswith(
-        "gpu-fast compiling for this GPU (first use); ran scipy-dijkstra on the CPU meanwhile")
-    assert "scipy-dijkstra" in window.panel.solver_line.text()
-    ids = window.airport.node_ids
-    i, j = ids.index(window.from_id), ids.index(window.to_id)
-    expected = scipy_distances(travel_time_matrix(window.airport))[i, j]
-    assert np.isfinite(expected) and window.summary.cost == expected
+    assert_drawn_by(window, "scipy-dijkstra",
+                    "gpu-fast compiling for this GPU (first use); ran scipy-dijkstra on the CPU "
+                    "meanwhile")
     window.close()
 
 
@@ -72,14 +78,8 @@ def test_on_a_cold_cpu_the_first_route_is_scipys_and_the_status_bar_says_so(
     qtbot.waitUntil(lambda: window.summary is not None, timeout=SOLVE_TIMEOUT_MS)
 
     assert started == [("apsp", variant, (len(window.airport.nodes),))]
-    assert window.result.variant == "scipy-floyd-warshall"
-    assert window.solve_report().startswith(
-        f"{first}; ran scipy-floyd-warshall on the CPU meanwhile")
-    assert "scipy-floyd-warshall" in window.panel.solver_line.text()
-    ids = window.airport.node_ids
-    i, j = ids.index(window.from_id), ids.index(window.to_id)
-    expected = scipy_distances(travel_time_matrix(window.airport))[i, j]
-    assert np.isfinite(expected) and window.summary.cost == expected
+    assert_drawn_by(window, "scipy-floyd-warshall",
+                    f"{first}; ran scipy-floyd-warshall on the CPU meanwhile")
     window.close()
 
 
