@@ -1,7 +1,10 @@
-"""GPU kernels compiled in the background, in a process of their own, while the CPU answers.
+"""A variant's kernels compiled in the background, in a process of their own, while the CPU
+answers with nothing to compile.
 
 A GPU variant's first use on a machine compiles its kernels (gpu-fast at the hub's size: about
-7 s cold on the H100, docs/gpu-first-use.md). ``start`` begins that compile in a child process (``python -m
+7 s cold on the H100, docs/gpu-first-use.md); so does a CPU variant's on a cold Numba cache
+(``cold``; cpu-blocked about 3 s on a 2-core laptop), and ``auto``'s first use measures the
+candidates (``engine.apsp.auto``), compiling them all. ``start`` begins that compile in a child process (``python -m
 engine.gpu_warmup_child``), which solves random graphs of the sizes the caller will solve and so fills
 the disk cache with exactly the kernels those sizes take; no compile lock or interpreter lock is
 shared with the caller. While any such child runs for a variant, ``registry.run_or_fall_back``
@@ -12,10 +15,14 @@ on its own, as it would have without one.
 
 from __future__ import annotations
 
+import importlib
 import subprocess
 import sys
 import threading
 from typing import Callable
+
+from numba.core.caching import FunctionCache
+from numba.core.registry import CPUDispatcher
 
 FAMILIES = ("apsp", "sssp")
 CHILD = "engine.gpu_warmup_child"  # run by name: this module imports no family (registry imports it)
@@ -56,6 +63,17 @@ def _wait_for(variant: str, command: list, on_done) -> None:
             _FAILED[variant] = why[:200]
     if on_done is not None:
         on_done(state(variant))
+
+
+def cold(runner: str) -> bool:
+    """True where no disk-cached Numba kernel of the module of ``runner`` ("package.module:function",
+    a registry Variant's) is in the cache for this source yet: the variant's first use here, which
+    compiles. (A kernel that only other sizes take may still compile later, as before.) Reads the
+    kernels' cache index files only, as Numba does before it loads one."""
+    module = importlib.import_module(runner.partition(":")[0])
+    kernels = [f for f in vars(module).values()
+               if isinstance(f, CPUDispatcher) and isinstance(f._cache, FunctionCache)]
+    return bool(kernels) and not any(k._cache._cache_file._load_index() for k in kernels)
 
 
 def compiling(variant: str) -> bool:

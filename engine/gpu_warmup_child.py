@@ -1,5 +1,6 @@
-"""The child process of ``gpu_warmup``: solves random graphs of the sizes given with a GPU
-variant itself (no CPU fallback), which compiles its kernels into the disk cache. It runs at a
+"""The child process of ``gpu_warmup``: solves random graphs of the sizes given with a variant
+itself (no CPU fallback; ``auto``: the one it chooses, after measuring the candidates on its
+first use), which compiles its kernels into the disk cache. It runs at a
 lower priority (``NICE``) than the app, whose first routes need the cores first.
 
     python -m engine.gpu_warmup_child FAMILY VARIANT N [N ...]
@@ -28,7 +29,10 @@ def solve_once(family: str, variant: str, n: int) -> None:
     w = paper_random_graph(n, 15, seed=0)
     if family == "apsp":
         from .apsp import get_variant
+        from .apsp.auto import choose_variant
         from .apsp.matrix import to_int32_costs
+        if variant == "auto":   # its first use measures the candidates (saved for the app)
+            variant = choose_variant(n)
         chosen = get_variant(variant)
         chosen.run(to_int32_costs(w, out=chosen.input_array(n), compiled=False))
         return

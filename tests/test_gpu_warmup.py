@@ -73,13 +73,16 @@ def test_while_a_variant_compiles_a_sparse_graph_is_answered_by_dijkstra_exactly
 
 
 # What the first answer on a fresh machine compiles (an empty Numba cache): every compile, by
-# name, while the graph is solved as the app's first solve on a GPU that compiles.
+# name, while a graph ("road": road_like, else a dense random one) is solved as the app's first
+# solve while VARIANT compiles; with the answer's variant, note and whether it is exact.
 FIRST_ANSWER = """
 import json, sys
 import numpy as np
 from numba.core import event
 from engine import gpu_warmup
 from engine.apsp import solve
+from engine.apsp.random_graph import paper_random_graph
+from tests.apsp_reference import scipy_distances
 from tests.test_gpu_warmup import road_like
 compiled = []
 
@@ -95,23 +98,31 @@ class Compiles(event.Listener):
 
 
 event.register("numba:compile", Compiles())
-gpu_warmup._SIZES["gpu-fast"], gpu_warmup._RUNNING["gpu-fast"] = {1}, 1
-r = solve(road_like(), "gpu-fast")
+variant, graph = sys.argv[1:]
+w = road_like() if graph == "road" else paper_random_graph(40, 30, seed=3)
+gpu_warmup._SIZES[variant], gpu_warmup._RUNNING[variant] = {1}, 1
+r = solve(w, variant)
 r.route(0, 7)
-print(json.dumps([r.variant, sorted(set(compiled))]))
+exact = bool(np.array_equal(r.dist, scipy_distances(w)))
+print(json.dumps([r.variant, r.note, sorted(set(compiled)), exact]))
 """
+
+
+def first_answer(cache, variant: str, graph: str) -> list:
+    """[variant, note, compiled, exact] of FIRST_ANSWER on the empty Numba cache ``cache``."""
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(cache), NUMBA_ENABLE_CUDASIM="1")
+    done = subprocess.run([sys.executable, "-c", FIRST_ANSWER, variant, graph], env=env,
+                          capture_output=True, text=True, timeout=300, check=True)
+    return json.loads(done.stdout.splitlines()[-1])
 
 
 def test_the_first_answer_while_a_gpu_compiles_compiles_nothing(tmp_path):
     """On a fresh machine the CPU's answer does not wait for Numba: the conversions (numpy's
     validation instead; the warm-up child compiles Numba's), Floyd–Warshall's kernels and the
     route walks are not compiled."""
-    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path), NUMBA_ENABLE_CUDASIM="1")
-    done = subprocess.run([sys.executable, "-c", FIRST_ANSWER], env=env, capture_output=True,
-                          text=True, timeout=300, check=True)
-    variant, compiled = json.loads(done.stdout.splitlines()[-1])
+    variant, _note, compiled, exact = first_answer(tmp_path, "gpu-fast", "road")
     assert variant == "scipy-dijkstra"
-    assert compiled == []
+    assert compiled == [] and exact
 
 
 def test_the_warm_up_child_runs_below_the_apps_priority(tmp_path):

@@ -33,14 +33,9 @@ def calibration() -> dict[str, dict[int, float]]:
     """Seconds per solve for each runnable candidate at each calibration size (best of 3), as
     measured on this machine: read from the cache folder, else measured and saved there."""
     path, machine = os.path.join(cache_folder(), CACHE_FILE), _machine()
-    try:
-        with open(path, encoding="utf-8") as f:
-            saved = json.load(f)
-        if saved["machine"] == machine:
-            return {name: {int(n): float(t) for n, t in times.items()}
-                    for name, times in saved["seconds"].items()}
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
-        pass  # none yet, another machine's or unreadable: measure
+    table = _saved(path, machine)
+    if table is not None:
+        return table
     table = _measure()
     try:
         os.makedirs(os.path.dirname(path), exist_ok=True)
@@ -50,6 +45,23 @@ def calibration() -> dict[str, dict[int, float]]:
     except OSError:
         pass  # a read-only cache folder: measured again next time
     return table
+
+
+def calibrated() -> bool:
+    """True where this machine's timings are saved already (``calibration`` measures nothing)."""
+    return _saved(os.path.join(cache_folder(), CACHE_FILE), _machine()) is not None
+
+
+def _saved(path: str, machine: dict) -> dict[str, dict[int, float]] | None:
+    try:
+        with open(path, encoding="utf-8") as f:
+            saved = json.load(f)
+        if saved["machine"] == machine:
+            return {name: {int(n): float(t) for n, t in times.items()}
+                    for name, times in saved["seconds"].items()}
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        pass
+    return None   # none yet, another machine's or unreadable: measure
 
 
 def _machine() -> dict:

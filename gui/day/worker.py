@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from PySide6.QtCore import QObject, Signal, Slot
 
 from engine import gpu_warmup
+from engine.apsp.solve import first_use
 from engine.gpu_device import simulated
 from engine.sim import SimConfig, Simulation
 from engine.sim.checkpoint import Checkpoints
@@ -102,6 +103,7 @@ class SimWorker(QObject):
         self._lock = threading.Lock()
         self._stop = threading.Event()
         self._timings: list[Timing] = []
+        self._looked_up: set[str] = set()   # CPU variants whose cache was looked at (``first_use``)
         self._round = 0
         self._series_sent = 0
         self.race = False                # read by the worker at each recompute
@@ -200,10 +202,18 @@ class SimWorker(QObject):
 
     def _compile_in_background(self, sim: Simulation) -> None:
         """On a real GPU, a GPU variant's first use compiles its kernels for this day's sizes in
-        a process of their own; the CPU solves meanwhile, each recompute's note says so."""
-        if simulated() or self.variant not in self._gpu_variants(sim.tables.engine):
+        a process of their own; so does a Floyd–Warshall CPU variant's on a cold Numba cache
+        (``auto``'s: its first measurements), once. The CPU solves meanwhile (scipy's solvers,
+        exact: the day is the same), each recompute's note says so."""
+        if simulated():
             return
         family, sizes = solve_sizes(sim.tables.engine, sim.tables.keys)
+        if self.variant not in self._gpu_variants(sim.tables.engine):
+            if family != "apsp" or self.variant in self._looked_up:
+                return
+            self._looked_up.add(self.variant)   # (a warm cache stays warm; a cold one warms)
+            if gpu_warmup.state(self.variant) is not None or first_use(self.variant) is None:
+                return   # (started by the route finder already, or warm)
         gpu_warmup.start(family, self.variant, sizes)
 
     @staticmethod

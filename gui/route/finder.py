@@ -14,6 +14,7 @@ from PySide6.QtCore import QObject, QSettings, Signal
 from engine.airport.cost import bag_aware_cost_matrix, travel_time_matrix
 from engine.airport.route_summary import (BAGS, COST_MODES, TIME, RouteSummary, format_duration,
                                           summarise)
+from engine.apsp.dijkstra import SOLVERS as SCIPY
 from engine.gpu_device import gpu_unavailable_reason
 
 from ..shell.actions import ActionRegistry, ActionSpec
@@ -169,12 +170,12 @@ class RouteFinder(QObject):
         self._show_route()
 
     def _on_compiled(self, variant: str, state: str) -> None:
-        """A GPU variant's background compile ended: it takes over from the CPU (solved again),
-        or the CPU goes on, saying why."""
+        """A variant's background compile ended: it takes over from scipy's solvers (solved
+        again), or the CPU goes on, saying why."""
         if state == "ready":
-            self.status.set(f"{variant} compiled: the GPU takes over from the CPU")
-            if variant == self.variant:
-                self.request_solve()
+            self.status.set(f"{variant} compiled: it takes over from the solver meanwhile")
+            if variant == self.variant or getattr(self.result, "variant", None) in SCIPY:
+                self.request_solve()   # (the CPU fallback of an unavailable GPU variant: the latter)
         else:
             self.status.error(f"{variant} could not be compiled; the CPU goes on",
                               state.removeprefix("failed: "), dialog=False)

@@ -17,7 +17,8 @@ import numpy as np
 from PySide6.QtCore import QObject, QThreadPool, Signal, Slot
 
 from engine import gpu_warmup
-from engine.apsp import get_variant, solve as apsp_solve
+from engine.apsp import solve as apsp_solve
+from engine.apsp.solve import first_use
 from engine.gpu_device import simulated
 
 from ..workers import Relay, Task
@@ -40,26 +41,20 @@ WARM_UP = np.array([[0, 1, np.inf], [np.inf, 0, 1], [1, np.inf, 0]], dtype=np.fl
 def _solve_work(job: SolveJob, solve: Callable, warmed: set[str] | None,
                 background_compile: Callable | None) -> Callable:
     """The task's work: warm the variant up once (saying "compiling"), then solve. With
-    ``background_compile`` a GPU variant's kernels compile in a process of their own for this size
-    while the CPU answers (``gpu_warmup``), else here, before the solve."""
+    ``background_compile`` a GPU variant's kernels, a CPU variant's on a cold Numba cache and
+    ``auto``'s first measurements are made in a process of their own for this size while scipy
+    answers (``gpu_warmup``), else here, before the solve."""
     def work(say):
         if warmed is not None and job.variant not in warmed:
             warmed.add(job.variant)
             say("compiling")   # a cold cache compiles the variant's code: seconds, once
-            if _is_gpu(job.variant):
-                if background_compile is not None:
-                    background_compile(job.variant, len(job.cost))
-                    return solve(job.cost, job.variant)
+            apart = first_use(job.variant) if background_compile is not None else None
+            if apart is not None:
+                background_compile(apart, len(job.cost))
+                return solve(job.cost, job.variant)
             solve(WARM_UP, job.variant)  # JIT-compile outside the measured solve
         return solve(job.cost, job.variant)
     return work
-
-
-def _is_gpu(variant: str) -> bool:
-    try:
-        return get_variant(variant).family == "gpu"
-    except (KeyError, ValueError):
-        return False
 
 
 class SolverWorker(QObject):
@@ -69,7 +64,8 @@ class SolverWorker(QObject):
     *current* job only; stale outcomes are dropped here (and counted in ``dropped``);
     ``compiling(variant)`` before a variant's first solve in this process, which compiles it (or
     loads it from the disk cache); a GPU variant's kernels compile in the background on a real
-    GPU, the CPU answering meanwhile, and ``compiled(variant, state)`` when that ends.
+    GPU (a CPU variant's on a cold Numba cache, ``auto``'s first measurements), scipy answering
+    meanwhile, and ``compiled(variant, state)`` when that ends.
     """
 
     solved = Signal(object, object)   # SolveJob, APSPResult
