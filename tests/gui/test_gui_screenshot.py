@@ -21,9 +21,11 @@ def test_screenshot_command_saves_the_window_once_the_route_is_shown(tmp_path):
          "--from", "A1", "--to", "A5", "--screenshot", str(shot), "--size", "1000x700"],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stdout + done.stderr
-    # The default variant is auto: on 5 nodes a CPU variant wins, GPU or not.
-    assert re.search(r"Ran cpu-(linear|blocked) on CPU", done.stdout), done.stdout
-    if not HAS_GPU:
+    # The default variant is auto: on 5 nodes a CPU variant wins, GPU or not; on a cold Numba
+    # cache (a fresh clone's CI) scipy answers while the CPU variants compile, and says so.
+    assert re.search(r"Ran cpu-(linear|blocked) on CPU|\(first use\); ran scipy-floyd-warshall "
+                     r"on the CPU meanwhile", done.stdout), done.stdout
+    if not HAS_GPU and "(first use)" not in done.stdout:   # the first-use note says what ran
         assert "no GPU (" in done.stdout
     assert "bag-aware cost" in done.stdout
     image = QImage(str(shot))

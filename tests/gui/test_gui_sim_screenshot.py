@@ -22,6 +22,10 @@ def test_screenshot_after_playing_part_of_the_day_in_race_mode(tmp_path):
     match = re.search(r"simulation at (\d+) s: (\d+) bags created", done.stdout)
     assert match, done.stdout
     assert int(match.group(1)) >= 600 and int(match.group(2)) > 0
-    assert "variants raced" in done.stdout
+    # The status bar reports the race, or, on a cold Numba cache (a fresh clone's CI), holds
+    # the note that the day's recomputes ran on scipy while the CPU variants compiled.
+    assert ("variants raced" in done.stdout
+            or "The day continues on the CPU: auto measuring this machine's variants (first use)"
+            in done.stdout), done.stdout
     image = QImage(str(shot))
     assert (image.width(), image.height()) == (1200, 800)
