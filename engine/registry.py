@@ -11,7 +11,7 @@ import importlib
 from dataclasses import dataclass
 from typing import Callable, Generic, Iterator, TypeVar
 
-from . import gpu_warmup
+from . import variant_warmup
 
 
 @dataclass(frozen=True)
@@ -75,16 +75,16 @@ class Registry(Generic[V]):
 def run_or_fall_back(chosen: Variant, fallback: Variant, run: Callable, keep: tuple = (),
                      meanwhile: Variant | None = None):
     """``run(chosen, None)``; when ``chosen`` cannot run here, is compiling in the background
-    (``gpu_warmup``: then ``meanwhile`` runs, if given; so where it cannot run and the fallback
+    (``variant_warmup``: then ``meanwhile`` runs, if given; so where it cannot run and the fallback
     compiles), or is a GPU variant that raises anything
     but the ``keep`` exceptions, ``run(fallback, note)`` with a note saying why."""
     if not chosen.available:
         why = f"{chosen.name} unavailable ({chosen.reason})"
-        if gpu_warmup.compiling(fallback.name) and meanwhile is not None:
+        if variant_warmup.compiling(fallback.name) and meanwhile is not None:
             return run(meanwhile, f"{why}; {fallback.name} compiling for this CPU (first use); "
                                   f"ran {meanwhile.name} on the CPU meanwhile")
         return run(fallback, f"{why}; ran {fallback.name} on the CPU")
-    if gpu_warmup.compiling(chosen.name):
+    if variant_warmup.compiling(chosen.name):
         meanwhile = meanwhile or fallback
         return run(meanwhile, f"{chosen.name} compiling for this {chosen.family.upper()} (first "
                               f"use); ran {meanwhile.name} on the CPU meanwhile")

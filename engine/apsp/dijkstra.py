@@ -1,7 +1,7 @@
 """All pairs by scipy, nothing to compile, exact like every Floyd–Warshall variant: Dijkstra from
 every vertex on sparse graphs (a road network), where it is also the faster of the two, else
 scipy's Floyd–Warshall (``meanwhile``). The CPU's answer while a variant's kernels compile on a
-fresh machine (``solve``, ``engine.gpu_warmup``).
+fresh machine (``solve``, ``engine.variant_warmup``).
 
 Not registered variants (the picker, benchmark and race list Floyd–Warshall's); results name
 them ``scipy-dijkstra`` and ``scipy-floyd-warshall``.
