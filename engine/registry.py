@@ -8,7 +8,7 @@ machine with no GPU never imports a CUDA kernel module.
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Callable, Generic, Iterator, TypeVar
 
 from . import variant_warmup
@@ -20,6 +20,7 @@ class Variant:
     description: str
     family: str   # "cpu" or "gpu"
     runner: str   # "package.module:function", imported on first use
+    one_thread: bool = field(default=False, kw_only=True)  # a CPU variant that never runs in parallel
 
     @property
     def reason(self) -> str | None:
@@ -32,6 +33,12 @@ class Variant:
     @property
     def available(self) -> bool:
         return self.reason is None
+
+    @property
+    def device(self) -> str:
+        """What this variant runs on, for results and reports: "CPU (1 thread)", a GPU's name..."""
+        from .gpu_device import device_name
+        return device_name(self.family, 1 if self.one_thread else None)
 
     def runner_function(self) -> Callable:
         return load_function(self.runner)

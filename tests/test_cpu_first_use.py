@@ -57,6 +57,16 @@ def test_scipys_floyd_warshall_is_exact_with_free_roads_and_unreachable_vertices
     assert_routes_sum_to_distances(r, w, [tuple(p) for p in rng.integers(0, len(w), (200, 2))])
 
 
+
+@pytest.mark.parametrize("dense, meanwhile", [(True, "scipy-floyd-warshall"), (False, "scipy-dijkstra")])
+def test_scipys_answers_name_the_one_thread_they_ran_on(monkeypatch, dense, meanwhile):
+    """scipy's solvers never run in parallel: the result's device is one CPU thread, not the
+    size of Numba's pool (which the status bar showed as "CPU (2 threads)")."""
+    monkeypatch.setattr("engine.apsp.dijkstra.sparse", lambda n, edges: not dense)
+    variant_warmup._SIZES["cpu-blocked"], variant_warmup._RUNNING["cpu-blocked"] = {1}, 1
+    r = solve(road_like(40), "cpu-blocked")
+    assert r.variant == meanwhile and r.device == "CPU (1 thread)"
+
 def cold_in(cache) -> bool:
     check = f"from engine import variant_warmup; print(variant_warmup.cold({BLOCKED!r}))"
     done = subprocess.run([sys.executable, "-c", check], capture_output=True, text=True,

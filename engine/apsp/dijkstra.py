@@ -19,9 +19,9 @@ from .routes import RouteMatrix
 
 NAME = "scipy-dijkstra"
 VARIANT = Variant(NAME, "Dijkstra (scipy) from every vertex, predecessor routes", "cpu",
-                  "engine.apsp.dijkstra:run")
+                  "engine.apsp.dijkstra:run", one_thread=True)
 FLOYD_WARSHALL = Variant("scipy-floyd-warshall", "Floyd–Warshall (scipy), predecessor routes",
-                         "cpu", "engine.apsp.dijkstra:run_floyd_warshall")
+                         "cpu", "engine.apsp.dijkstra:run_floyd_warshall", one_thread=True)
 SOLVERS = frozenset({NAME, FLOYD_WARSHALL.name})   # the names results of this module carry
 
 # A source's Dijkstra costs ~20 ns per vertex and edge, a Floyd–Warshall relaxation ~0.1 ns:

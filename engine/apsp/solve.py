@@ -5,7 +5,6 @@ import time
 import numpy as np
 
 from .. import variant_warmup
-from ..gpu_device import device_name
 from ..graph_input import dense_matrix
 from ..registry import run_or_fall_back
 from . import dijkstra
@@ -63,7 +62,7 @@ def _run(variant, w: np.ndarray, note: str | None = None, routes: bool = True,
         dist = to_float_distances(dist, threads)
     return APSPResult(dist=dist, routes=routes, variant=variant.name,
                       seconds=seconds, kernel_seconds=kernel_seconds,
-                      device=device_name(variant.family), cost=w, note=note)
+                      device=variant.device, cost=w, note=note)
 
 
 
