@@ -9,8 +9,9 @@ day asks for one at a quiet moment — just after the map has painted a step —
 ``COLLECT_EVERY_S``: it walks only what was made since the last one (a few milliseconds) and
 freezes what survives. A frozen object still goes when nothing refers to it; only a reference
 cycle among frozen objects waits for the next day (``settle`` unfreezes and collects everything).
-Where no quiet moment comes for ``NO_PAINT_S`` (the window hidden or minimised, or no step shown
-for a while), a timer collects anyway, so garbage never piles up while the day plays unseen.
+A step shown while the map does not paint (the window hidden or minimised) still gets its moment,
+``AfterPaint``'s wait running out; where no step is shown for ``OVERDUE_S`` (the clock waiting for
+the simulation, a slow speed), a timer collects anyway: garbage never piles up while the day plays.
 Paused, the collector runs as usual.
 """
 
@@ -24,7 +25,7 @@ from typing import Callable
 from PySide6.QtCore import QObject, QTimer
 
 COLLECT_EVERY_S = 1.0       # wall seconds between two paced collections while playing
-NO_PAINT_S = 1.5            # ...and at most this long without one, quiet moment or not
+OVERDUE_S = 1.5             # ...and one anyway once this long passes without one
 
 
 class GcPacer(QObject):
@@ -37,9 +38,9 @@ class GcPacer(QObject):
         self._clock = clock
         self._last = 0.0
         self.collections = 0                               # paced collections so far
-        self.unpainted = QTimer(self)                      # wakes when no quiet moment came
-        self.unpainted.setSingleShot(True)
-        self.unpainted.timeout.connect(self._collect_if_overdue)
+        self.fallback = QTimer(self)                       # wakes when no quiet moment came
+        self.fallback.setSingleShot(True)
+        self.fallback.timeout.connect(self._collect_if_overdue)
 
     def settle(self) -> None:
         """A new day is built: collect everything (the last day's frozen cycles too) and freeze
@@ -59,11 +60,11 @@ class GcPacer(QObject):
             self._saved = gc.get_threshold()
             gc.set_threshold(0)     # no automatic collection (the thresholds come back on pause)
             self._last = self._clock()
-            self._wake_in(NO_PAINT_S)
+            self._wake_in(OVERDUE_S)
         elif not on and self._saved is not None:
             gc.set_threshold(*self._saved)
             self._saved = None
-            self.unpainted.stop()
+            self.fallback.stop()
 
     def collect_if_due(self) -> bool:
         """While playing, collect what was made since the last collection, at most every
@@ -74,11 +75,11 @@ class GcPacer(QObject):
         return True
 
     def _collect_if_overdue(self) -> None:
-        """The timer's wake-up: collect if no collection came for ``NO_PAINT_S`` (decided by
+        """The timer's wake-up: collect if no collection came for ``OVERDUE_S`` (decided by
         ``clock``, not by when the timer fired), else sleep until then."""
         if self._saved is None:
             return
-        left = self._last + NO_PAINT_S - self._clock()
+        left = self._last + OVERDUE_S - self._clock()
         if left > 0:
             self._wake_in(left)
         else:
@@ -89,7 +90,7 @@ class GcPacer(QObject):
         gc.collect()
         gc.freeze()
         self.collections += 1
-        self._wake_in(NO_PAINT_S)
+        self._wake_in(OVERDUE_S)
 
     def _wake_in(self, seconds: float) -> None:
-        self.unpainted.start(math.ceil(seconds * 1000))
+        self.fallback.start(math.ceil(seconds * 1000))
