@@ -59,7 +59,7 @@ def record_compiles() -> None:
 
 
 def mimic_gpu(variant: str) -> None:
-    from engine import gpu_warmup, registry
+    from engine import registry, variant_warmup
     from engine.apsp import registry as apsp_registry
     from gui.route import solver_worker
     reason = registry.Variant.reason
@@ -67,10 +67,10 @@ def mimic_gpu(variant: str) -> None:
     apsp_registry.Variant.input_array = lambda v, n: None
 
     def start(family, name, sizes, on_done=None):   # compiling, for good
-        gpu_warmup._SIZES.setdefault(name, set()).update(sizes)
-        gpu_warmup._RUNNING[name] = 1
+        variant_warmup._SIZES.setdefault(name, set()).update(sizes)
+        variant_warmup._RUNNING[name] = 1
         return True
-    gpu_warmup.start = start
+    variant_warmup.start = start
     solver_worker.simulated = lambda: False
 
 
@@ -87,14 +87,14 @@ def main(argv=None) -> int:
     note("PySide6 imported")
     import gui.main_window as window
     note("gui.main_window imported")
-    from engine import gpu_warmup
+    from engine import variant_warmup
     from engine.apsp import solve as _solve  # noqa: F401  (the module, below)
     from gui.day.live_day import LiveDay
     from gui.route.finder import RouteFinder
     solve = sys.modules["engine.apsp.solve"]
     for owner, name in ((window, "device_text"), (window.MainWindow, "open_airport"),
                         (RouteFinder, "request_solve"), (RouteFinder, "_on_solved"),
-                        (LiveDay, "restart"), (gpu_warmup, "start"), (solve, "to_int32_costs"),
+                        (LiveDay, "restart"), (variant_warmup, "start"), (solve, "to_int32_costs"),
                         (solve, "_run")):
         timed(owner, name)
     if a.mimic_gpu:

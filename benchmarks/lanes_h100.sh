@@ -27,5 +27,5 @@ for part in "$@"; do case $part in
          done ;;
   largest) bench largest . --sizes 32768 36864 --bisect 3 --no-airports ;;
   tests) log "tests"; run . python3 -m pytest -q -n 16 -p no:benchmark -p no:cacheprovider \
-           tests/test_apsp_gpu.py tests/test_kernel_types.py tests/test_gpu_warmup.py ;;
+           tests/test_apsp_gpu.py tests/test_kernel_types.py tests/test_variant_warmup.py ;;
 esac; done

@@ -32,7 +32,7 @@ from numba import cuda, int64
 from scipy.sparse.csgraph import dijkstra
 
 from engine.apsp import solve as apsp_solve
-from engine.sssp import answer_buffers, gpu_fast, solve
+from engine.sssp import answer_buffers, gpu_fast, gpu_fast_small, solve
 from engine.sssp.gpu_common import INF64, kept_buffer, pulled_label, timed_on_device, upload
 from engine.sssp.graph import INF32, as_sources, to_float
 
@@ -188,10 +188,10 @@ def pull_small(indptr, indices, weights, sources, k, out, max_rounds, status):
                     d[v] = best
                     changed = 1
             rounds += 1
-            over = gpu_fast.round_vote(changed, rounds, max_rounds)
+            over = gpu_fast_small.round_vote(changed, rounds, max_rounds)
             if over:
                 break
-        gpu_fast.store_row(d, out, status, row, over - 1)
+        gpu_fast_small.store_row(d, out, status, row, over - 1)
 
 
 def pull_line(label: str, g, k, answer, d_sources, d_flags, threads) -> None:

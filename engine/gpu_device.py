@@ -126,12 +126,15 @@ def gpu_name() -> str:
     return "CUDA simulator" if simulated() else _probed()[1] or "unknown GPU"
 
 
-def device_name(family: str) -> str:
-    """What a variant of ``family`` ("cpu" or "gpu") ran on, for results and reports."""
+def device_name(family: str, threads: int | None = None) -> str:
+    """What a variant of ``family`` ("cpu" or "gpu") ran on, for results and reports; a CPU one
+    on ``threads`` threads (None: as many as Numba's thread pool, which its parallel loops use)."""
     if family == "gpu":
         return gpu_name()
-    import numba
-    return f"CPU ({numba.get_num_threads()} threads)"
+    if threads is None:
+        import numba
+        threads = numba.get_num_threads()
+    return f"CPU ({threads} thread{'' if threads == 1 else 's'})"
 
 
 def cpu_model() -> str:

@@ -8,10 +8,10 @@ machine with no GPU never imports a CUDA kernel module.
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Callable, Generic, Iterator, TypeVar
 
-from . import gpu_warmup
+from . import variant_warmup
 
 
 @dataclass(frozen=True)
@@ -20,6 +20,7 @@ class Variant:
     description: str
     family: str   # "cpu" or "gpu"
     runner: str   # "package.module:function", imported on first use
+    one_thread: bool = field(default=False, kw_only=True)  # a CPU variant that never runs in parallel
 
     @property
     def reason(self) -> str | None:
@@ -32,6 +33,12 @@ class Variant:
     @property
     def available(self) -> bool:
         return self.reason is None
+
+    @property
+    def device(self) -> str:
+        """What this variant runs on, for results and reports: "CPU (1 thread)", a GPU's name..."""
+        from .gpu_device import device_name
+        return device_name(self.family, 1 if self.one_thread else None)
 
     def runner_function(self) -> Callable:
         return load_function(self.runner)
@@ -75,16 +82,16 @@ class Registry(Generic[V]):
 def run_or_fall_back(chosen: Variant, fallback: Variant, run: Callable, keep: tuple = (),
                      meanwhile: Variant | None = None):
     """``run(chosen, None)``; when ``chosen`` cannot run here, is compiling in the background
-    (``gpu_warmup``: then ``meanwhile`` runs, if given; so where it cannot run and the fallback
+    (``variant_warmup``: then ``meanwhile`` runs, if given; so where it cannot run and the fallback
     compiles), or is a GPU variant that raises anything
     but the ``keep`` exceptions, ``run(fallback, note)`` with a note saying why."""
     if not chosen.available:
         why = f"{chosen.name} unavailable ({chosen.reason})"
-        if gpu_warmup.compiling(fallback.name) and meanwhile is not None:
+        if variant_warmup.compiling(fallback.name) and meanwhile is not None:
             return run(meanwhile, f"{why}; {fallback.name} compiling for this CPU (first use); "
                                   f"ran {meanwhile.name} on the CPU meanwhile")
         return run(fallback, f"{why}; ran {fallback.name} on the CPU")
-    if gpu_warmup.compiling(chosen.name):
+    if variant_warmup.compiling(chosen.name):
         meanwhile = meanwhile or fallback
         return run(meanwhile, f"{chosen.name} compiling for this {chosen.family.upper()} (first "
                               f"use); ran {meanwhile.name} on the CPU meanwhile")

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from engine.apsp import INF, matrix, solve, variants
-from engine.gpu_device import simulated
+from engine.gpu_device import device_name, simulated
 from engine.apsp.random_graph import paper_random_graph
 from tests.apsp_reference import assert_routes_sum_to_distances, networkx_distances, scipy_distances
 
@@ -146,6 +146,14 @@ def test_the_first_bad_entry_in_row_order_is_named(n):
     with pytest.raises(ValueError, match=rf"fractional cost \(2.5\) at \({n - 2}, 2\)"):
         solve(cost, variant="cpu-linear")
 
+
+
+def test_a_result_names_the_threads_its_variant_ran_on():
+    """A variant that never runs in parallel says one thread; cpu-blocked, Numba's pool."""
+    cost = paper_random_graph(20, 30, seed=2)
+    assert solve(cost, variant="cpu-linear").device == "CPU (1 thread)"
+    assert solve(cost, variant="cpu-blocked").device == device_name("cpu")
+    assert device_name("cpu", 1) == "CPU (1 thread)" and device_name("cpu", 4) == "CPU (4 threads)"
 
 def test_unknown_variant_lists_the_names():
     with pytest.raises(ValueError, match="cpu-linear"):

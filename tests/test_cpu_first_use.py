@@ -1,5 +1,5 @@
 """A CPU variant's first use on a cold Numba cache, and ``auto``'s first measurements: they are
-made in the warm-up child (engine/gpu_warmup.py) while scipy answers, exactly, compiling nothing
+made in the warm-up child (engine/variant_warmup.py) while scipy answers, exactly, compiling nothing
 (docs/gpu-first-use.md, "On a machine without a GPU"); a warm cache starts no child."""
 
 import os
@@ -9,11 +9,11 @@ import sys
 import numpy as np
 import pytest
 
-from engine import gpu_warmup
+from engine import variant_warmup
 from engine.apsp import solve
 from engine.apsp.dijkstra import FLOYD_WARSHALL
 from tests.apsp_reference import assert_routes_sum_to_distances, scipy_distances
-from tests.test_gpu_warmup import first_answer, road_like
+from tests.test_variant_warmup import first_answer, road_like
 
 BLOCKED = "engine.apsp.cpu_blocked:run"
 
@@ -21,7 +21,7 @@ BLOCKED = "engine.apsp.cpu_blocked:run"
 @pytest.fixture(autouse=True)
 def no_warm_ups(monkeypatch):
     for name in ("_SIZES", "_RUNNING", "_FAILED"):
-        monkeypatch.setattr(gpu_warmup, name, {})
+        monkeypatch.setattr(variant_warmup, name, {})
 
 
 @pytest.mark.parametrize("variant, graph, meanwhile", [
@@ -48,7 +48,7 @@ def test_scipys_floyd_warshall_is_exact_with_free_roads_and_unreachable_vertices
     """Zero costs are edges, unreachable pairs are inf with no route: as every variant's."""
     w = road_like(120)
     monkeypatch.setattr("engine.apsp.dijkstra.sparse", lambda n, edges: False)
-    gpu_warmup._SIZES["cpu-blocked"], gpu_warmup._RUNNING["cpu-blocked"] = {1}, 1
+    variant_warmup._SIZES["cpu-blocked"], variant_warmup._RUNNING["cpu-blocked"] = {1}, 1
     r = solve(w, "cpu-blocked")
     assert r.variant == FLOYD_WARSHALL.name and r.routes.kind == "predecessor"
     np.testing.assert_array_equal(r.dist, scipy_distances(w))
@@ -57,8 +57,18 @@ def test_scipys_floyd_warshall_is_exact_with_free_roads_and_unreachable_vertices
     assert_routes_sum_to_distances(r, w, [tuple(p) for p in rng.integers(0, len(w), (200, 2))])
 
 
+
+@pytest.mark.parametrize("dense, meanwhile", [(True, "scipy-floyd-warshall"), (False, "scipy-dijkstra")])
+def test_scipys_answers_name_the_one_thread_they_ran_on(monkeypatch, dense, meanwhile):
+    """scipy's solvers never run in parallel: the result's device is one CPU thread, not the
+    size of Numba's pool (which the status bar showed as "CPU (2 threads)")."""
+    monkeypatch.setattr("engine.apsp.dijkstra.sparse", lambda n, edges: not dense)
+    variant_warmup._SIZES["cpu-blocked"], variant_warmup._RUNNING["cpu-blocked"] = {1}, 1
+    r = solve(road_like(40), "cpu-blocked")
+    assert r.variant == meanwhile and r.device == "CPU (1 thread)"
+
 def cold_in(cache) -> bool:
-    check = f"from engine import gpu_warmup; print(gpu_warmup.cold({BLOCKED!r}))"
+    check = f"from engine import variant_warmup; print(variant_warmup.cold({BLOCKED!r}))"
     done = subprocess.run([sys.executable, "-c", check], capture_output=True, text=True,
                           env=dict(os.environ, NUMBA_CACHE_DIR=str(cache)), timeout=300,
                           check=True)
@@ -71,14 +81,14 @@ def test_the_warm_up_child_fills_the_cache_and_then_nothing_is_cold(tmp_path, mo
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "numba"))
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     assert cold_in(tmp_path / "numba")
-    assert gpu_warmup.start("apsp", "auto", (30,))
-    assert gpu_warmup.wait("auto", timeout=600) == "ready"
+    assert variant_warmup.start("apsp", "auto", (30,))
+    assert variant_warmup.wait("auto", timeout=600) == "ready"
     assert not cold_in(tmp_path / "numba")
     assert (tmp_path / "bagroute" / "apsp-auto.json").is_file()
 
 
 def test_a_variant_with_no_cached_kernels_is_not_cold():
-    assert not gpu_warmup.cold("engine.apsp.dijkstra:run")
+    assert not variant_warmup.cold("engine.apsp.dijkstra:run")
 
 
 
@@ -96,7 +106,7 @@ def test_a_day_solved_while_cpu_blocked_compiles_is_the_same_day():
         return sim
 
     plain = day()
-    gpu_warmup._SIZES["cpu-blocked"], gpu_warmup._RUNNING["cpu-blocked"] = {1}, 1
+    variant_warmup._SIZES["cpu-blocked"], variant_warmup._RUNNING["cpu-blocked"] = {1}, 1
     meanwhile = day()
     assert {r.variant for r in plain.tables.log} == {"cpu-blocked"}
     ran = {r.variant for r in meanwhile.tables.log}
@@ -113,14 +123,14 @@ def test_where_a_gpu_variant_cannot_run_the_fallbacks_first_use_is_made_apart(mo
     from engine.registry import Variant
     monkeypatch.setattr(Variant, "reason",
                         property(lambda v: "no GPU" if v.family == "gpu" else None))
-    monkeypatch.setattr(gpu_warmup, "cold", lambda runner: True)
+    monkeypatch.setattr(variant_warmup, "cold", lambda runner: True)
     assert first_use("gpu-fast") == "cpu-blocked" and first_use("cpu-linear") == "cpu-linear"
-    gpu_warmup._SIZES["cpu-blocked"], gpu_warmup._RUNNING["cpu-blocked"] = {1}, 1
+    variant_warmup._SIZES["cpu-blocked"], variant_warmup._RUNNING["cpu-blocked"] = {1}, 1
     w = paper_random_graph(12, 30, seed=3)
     r = solve(w, "gpu-fast")
     assert r.variant == "scipy-floyd-warshall"
     assert r.note == ("gpu-fast unavailable (no GPU); cpu-blocked compiling for this CPU (first "
                       "use); ran scipy-floyd-warshall on the CPU meanwhile")
     np.testing.assert_array_equal(r.dist, scipy_distances(w))
-    monkeypatch.setattr(gpu_warmup, "cold", lambda runner: False)
+    monkeypatch.setattr(variant_warmup, "cold", lambda runner: False)
     assert first_use("cpu-blocked") is None

@@ -1,7 +1,7 @@
 """All pairs by scipy, nothing to compile, exact like every Floyd–Warshall variant: Dijkstra from
 every vertex on sparse graphs (a road network), where it is also the faster of the two, else
 scipy's Floyd–Warshall (``meanwhile``). The CPU's answer while a variant's kernels compile on a
-fresh machine (``solve``, ``engine.gpu_warmup``).
+fresh machine (``solve``, ``engine.variant_warmup``).
 
 Not registered variants (the picker, benchmark and race list Floyd–Warshall's); results name
 them ``scipy-dijkstra`` and ``scipy-floyd-warshall``.
@@ -19,9 +19,9 @@ from .routes import RouteMatrix
 
 NAME = "scipy-dijkstra"
 VARIANT = Variant(NAME, "Dijkstra (scipy) from every vertex, predecessor routes", "cpu",
-                  "engine.apsp.dijkstra:run")
+                  "engine.apsp.dijkstra:run", one_thread=True)
 FLOYD_WARSHALL = Variant("scipy-floyd-warshall", "Floyd–Warshall (scipy), predecessor routes",
-                         "cpu", "engine.apsp.dijkstra:run_floyd_warshall")
+                         "cpu", "engine.apsp.dijkstra:run_floyd_warshall", one_thread=True)
 SOLVERS = frozenset({NAME, FLOYD_WARSHALL.name})   # the names results of this module carry
 
 # A source's Dijkstra costs ~20 ns per vertex and edge, a Floyd–Warshall relaxation ~0.1 ns:

@@ -32,7 +32,7 @@ class Variant(_Variant):
 _P = "engine.apsp."
 REGISTRY = Registry("Floyd–Warshall", (
     Variant("cpu-linear", "CPU linear: the paper's triple loop (Fig. 3) with its Path matrix, "
-            "Numba-compiled, one thread", "cpu", _P + "cpu_linear:run"),
+            "Numba-compiled, one thread", "cpu", _P + "cpu_linear:run", one_thread=True),
     Variant("cpu-blocked", "CPU blocked-parallel: tiles relaxed by all cores with the reordered "
             "block schedule of Karasik & Prihozhy (seed 002)", "cpu", _P + "cpu_blocked:run",
             distances_only=True),

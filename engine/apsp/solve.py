@@ -4,8 +4,7 @@ import time
 
 import numpy as np
 
-from .. import gpu_warmup
-from ..gpu_device import device_name
+from .. import variant_warmup
 from ..graph_input import dense_matrix
 from ..registry import run_or_fall_back
 from . import dijkstra
@@ -27,14 +26,14 @@ def solve(cost, variant: str = "auto", routes: bool = True) -> APSPResult:
     driver error), falls back to the CPU; ``result.note`` says so and ``result.variant`` names
     the variant that really ran. ``routes=False``: only the distances are wanted; a variant
     that can skip its route matrix does (``result.route`` then walks the distances). While a
-    variant compiles on a fresh machine (``gpu_warmup``), a sparse graph is solved by
+    variant compiles on a fresh machine (``variant_warmup``), a sparse graph is solved by
     Dijkstra from every vertex (``dijkstra``: nothing to compile), a dense one by the fallback
     (a GPU variant's) or scipy's Floyd–Warshall (a CPU variant's); so while ``auto`` measures
     the candidates on its first use, in the warm-up child.
     """
     cost = dense_matrix(cost)
     n = cost.shape[0]
-    if variant == AUTO and gpu_warmup.compiling(AUTO):
+    if variant == AUTO and variant_warmup.compiling(AUTO):
         w = to_int32_costs(cost, threads=False, compiled=False)   # checks the shape
         meanwhile = dijkstra.meanwhile(w)
         return _run(meanwhile, w, f"auto measuring this machine's variants (first use); ran "
@@ -43,7 +42,7 @@ def solve(cost, variant: str = "auto", routes: bool = True) -> APSPResult:
     # While it compiles, the CPU answers with nothing to compile if it can: no device buffer,
     # numpy's conversion (the warm-up child compiles Numba's), scipy's solvers.
     runs = chosen if chosen.available else get_variant(CPU_FALLBACK)
-    compiling = gpu_warmup.compiling(runs.name)
+    compiling = variant_warmup.compiling(runs.name)
     w = to_int32_costs(cost, out=None if compiling else chosen.input_array(n),  # checks the shape
                        threads=not compiling, compiled=not compiling)
     meanwhile = dijkstra.meanwhile(w) if compiling else None
@@ -63,14 +62,14 @@ def _run(variant, w: np.ndarray, note: str | None = None, routes: bool = True,
         dist = to_float_distances(dist, threads)
     return APSPResult(dist=dist, routes=routes, variant=variant.name,
                       seconds=seconds, kernel_seconds=kernel_seconds,
-                      device=device_name(variant.family), cost=w, note=note)
+                      device=variant.device, cost=w, note=note)
 
 
 
 def first_use(variant: str) -> str | None:
     """What ``variant``'s first solve here would wait for a compile of (or ``auto``'s first
     measurements), or None: a GPU variant, a CPU one with none of its kernels in Numba's cache
-    yet, the CPU fallback so where a GPU variant cannot run (``gpu_warmup.start`` then makes them
+    yet, the CPU fallback so where a GPU variant cannot run (``variant_warmup.start`` then makes them
     in the background, scipy answering meanwhile)."""
     if variant == AUTO:
         return None if calibrated() else AUTO
@@ -80,4 +79,4 @@ def first_use(variant: str) -> str | None:
         return None
     if not chosen.available:
         chosen = get_variant(CPU_FALLBACK)
-    return chosen.name if chosen.family == "gpu" or gpu_warmup.cold(chosen.runner) else None
+    return chosen.name if chosen.family == "gpu" or variant_warmup.cold(chosen.runner) else None

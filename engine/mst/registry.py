@@ -15,7 +15,7 @@ class Variant(_Variant):
 _P = "engine.mst."
 REGISTRY = Registry("minimum spanning forest", (
     Variant("cpu-kruskal", "CPU Kruskal: edges sorted by (weight, id), a union-find with path "
-            "halving, Numba-compiled", "cpu", _P + "cpu_kruskal:run"),
+            "halving, Numba-compiled", "cpu", _P + "cpu_kruskal:run", one_thread=True),
     Variant("cpu-boruvka", "CPU Borůvka: each round every component's lightest edge out, found "
             "in parallel over vertices then components (Numba), hooked and pointer-jumped", "cpu",
             _P + "cpu_boruvka:run"),

@@ -3,7 +3,7 @@ variant cannot run or fails."""
 
 import time
 
-from ..gpu_device import device_name, simulated
+from ..gpu_device import simulated
 from ..registry import run_or_fall_back
 from .graph import as_graph
 from .registry import get_variant
@@ -45,5 +45,5 @@ def _run(variant, g, note) -> SpanningForest:
     seconds = time.perf_counter() - start
     return SpanningForest(
         edges=answer.edges, weights=answer.weights, total=answer.total, components=g.n - len(answer.ids),
-        variant=variant.name, seconds=seconds, kernel_seconds=kernel_seconds, device=device_name(variant.family),
+        variant=variant.name, seconds=seconds, kernel_seconds=kernel_seconds, device=variant.device,
         note="; ".join(x for x in (note, variant_note) if x) or None, edge_ids=answer.ids)

@@ -3,7 +3,7 @@ GPU variant cannot run or fails."""
 
 import time
 
-from ..gpu_device import device_name, simulated
+from ..gpu_device import simulated
 from ..registry import run_or_fall_back
 from .errors import NegativeCycleError, NegativeWeightError
 from .graph import as_graph, as_sources, to_float
@@ -51,5 +51,5 @@ def _run(variant, g, s, note: str | None = None) -> SSSPResult:
     seconds = time.perf_counter() - start
     note = "; ".join(x for x in (note, variant_note) if x) or None
     return SSSPResult(dist=dist, sources=s, variant=variant.name, seconds=seconds,
-                      kernel_seconds=kernel_seconds, device=device_name(variant.family), graph=g,
+                      kernel_seconds=kernel_seconds, device=variant.device, graph=g,
                       note=note)

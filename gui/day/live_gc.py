@@ -9,24 +9,38 @@ day asks for one at a quiet moment — just after the map has painted a step —
 ``COLLECT_EVERY_S``: it walks only what was made since the last one (a few milliseconds) and
 freezes what survives. A frozen object still goes when nothing refers to it; only a reference
 cycle among frozen objects waits for the next day (``settle`` unfreezes and collects everything).
+A step shown while the map does not paint (the window hidden or minimised) still gets its moment,
+``AfterPaint``'s wait running out; where no step is shown for ``OVERDUE_S`` (the clock waiting for
+the simulation, a slow speed), a timer collects anyway: garbage never piles up while the day plays.
 Paused, the collector runs as usual.
 """
 
 from __future__ import annotations
 
 import gc
+import math
 import time
+from typing import Callable
+
+from PySide6.QtCore import QObject, QTimer
 
 COLLECT_EVERY_S = 1.0       # wall seconds between two paced collections while playing
+OVERDUE_S = 1.5             # ...and one anyway once this long passes without one
 
 
-class GcPacer:
-    """``settle()`` when a day is built; ``playing(on)``; ``collect_if_due()`` at quiet moments."""
+class GcPacer(QObject):
+    """``settle()`` when a day is built; ``playing(on)``; ``collect_if_due()`` at quiet moments.
+    ``clock``: wall seconds (a test's own clock drives it)."""
 
-    def __init__(self):
+    def __init__(self, parent: QObject | None = None, clock: Callable[[], float] = time.perf_counter):
+        super().__init__(parent)
         self._saved: tuple[int, int, int] | None = None   # thresholds before play
+        self._clock = clock
         self._last = 0.0
         self.collections = 0                               # paced collections so far
+        self.fallback = QTimer(self)                       # wakes when no quiet moment came
+        self.fallback.setSingleShot(True)
+        self.fallback.timeout.connect(self._collect_if_overdue)
 
     def settle(self) -> None:
         """A new day is built: collect everything (the last day's frozen cycles too) and freeze
@@ -45,19 +59,38 @@ class GcPacer:
         if on and self._saved is None:
             self._saved = gc.get_threshold()
             gc.set_threshold(0)     # no automatic collection (the thresholds come back on pause)
-            self._last = time.perf_counter()
+            self._last = self._clock()
+            self._wake_in(OVERDUE_S)
         elif not on and self._saved is not None:
             gc.set_threshold(*self._saved)
             self._saved = None
+            self.fallback.stop()
 
     def collect_if_due(self) -> bool:
         """While playing, collect what was made since the last collection, at most every
         ``COLLECT_EVERY_S``, and freeze what survives; True when it did."""
-        now = time.perf_counter()
-        if self._saved is None or now - self._last < COLLECT_EVERY_S:
+        if self._saved is None or self._clock() - self._last < COLLECT_EVERY_S:
             return False
-        self._last = now
+        self._collect()
+        return True
+
+    def _collect_if_overdue(self) -> None:
+        """The timer's wake-up: collect if no collection came for ``OVERDUE_S`` (decided by
+        ``clock``, not by when the timer fired), else sleep until then."""
+        if self._saved is None:
+            return
+        left = self._last + OVERDUE_S - self._clock()
+        if left > 0:
+            self._wake_in(left)
+        else:
+            self._collect()
+
+    def _collect(self) -> None:
+        self._last = self._clock()
         gc.collect()
         gc.freeze()
         self.collections += 1
-        return True
+        self._wake_in(OVERDUE_S)
+
+    def _wake_in(self, seconds: float) -> None:
+        self.fallback.start(math.ceil(seconds * 1000))

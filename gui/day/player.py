@@ -76,7 +76,7 @@ class SimPlayer(QObject):
         self._primed = False                 # the first window after play or a new speed is
                                              # left out: nothing was computed ahead yet
         self._last_tick = time.perf_counter()
-        self.gc = GcPacer()                  # no long collection in the middle of a frame
+        self.gc = GcPacer(self)              # no long collection in the middle of a frame
         self._settled = -1                   # the generation whose day the collector settled
         self.timer = QTimer(self)
         self.timer.setInterval(FRAME_MS)

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 
 from PySide6.QtCore import QObject, Signal, Slot
 
-from engine import gpu_warmup
+from engine import variant_warmup
 from engine.apsp.solve import first_use
 from engine.gpu_device import simulated
 from engine.sim import SimConfig, Simulation
@@ -212,9 +212,9 @@ class SimWorker(QObject):
             if family != "apsp" or self.variant in self._looked_up:
                 return
             self._looked_up.add(self.variant)   # (a warm cache stays warm; a cold one warms)
-            if gpu_warmup.state(self.variant) is not None or first_use(self.variant) is None:
+            if variant_warmup.state(self.variant) is not None or first_use(self.variant) is None:
                 return   # (started by the route finder already, or warm)
-        gpu_warmup.start(family, self.variant, sizes)
+        variant_warmup.start(family, self.variant, sizes)
 
     @staticmethod
     @functools.cache

@@ -16,7 +16,7 @@ from typing import Any, Callable
 import numpy as np
 from PySide6.QtCore import QObject, QThreadPool, Signal, Slot
 
-from engine import gpu_warmup
+from engine import variant_warmup
 from engine.apsp import solve as apsp_solve
 from engine.apsp.solve import first_use
 from engine.gpu_device import simulated
@@ -43,7 +43,7 @@ def _solve_work(job: SolveJob, solve: Callable, warmed: set[str] | None,
     """The task's work: warm the variant up once (saying "compiling"), then solve. With
     ``background_compile`` a GPU variant's kernels, a CPU variant's on a cold Numba cache and
     ``auto``'s first measurements are made in a process of their own for this size while scipy
-    answers (``gpu_warmup``), else here, before the solve."""
+    answers (``variant_warmup``), else here, before the solve."""
     def work(say):
         if warmed is not None and job.variant not in warmed:
             warmed.add(job.variant)
@@ -71,7 +71,7 @@ class SolverWorker(QObject):
     solved = Signal(object, object)   # SolveJob, APSPResult
     failed = Signal(object, str)      # SolveJob, message
     compiling = Signal(str)           # variant
-    compiled = Signal(str, str)       # variant, gpu_warmup state ("ready" or "failed: why")
+    compiled = Signal(str, str)       # variant, variant_warmup state ("ready" or "failed: why")
     busyChanged = Signal(bool)
 
     def __init__(self, parent: QObject | None = None, solve_fn: Callable = apsp_solve,
@@ -115,7 +115,7 @@ class SolverWorker(QObject):
         return job
 
     def _compile_in_background(self, variant: str, n: int) -> None:
-        gpu_warmup.start("apsp", variant, (n,), lambda state: self.compiled.emit(variant, state))
+        variant_warmup.start("apsp", variant, (n,), lambda state: self.compiled.emit(variant, state))
 
     def cancel(self) -> None:
         """Make every outstanding request stale (a solve already running finishes unseen)."""

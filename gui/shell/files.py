@@ -1,12 +1,12 @@
 """Files around the window: the recent airports (in the settings and their menu), a file dropped
-on the window, and saving an export where the user picks."""
+on the window, saving an export where the user picks, and where an open dialog starts."""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Callable
 
-from PySide6.QtCore import QSettings
+from PySide6.QtCore import QSettings, QStandardPaths
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QFileDialog, QMenu, QWidget
 
@@ -63,6 +63,37 @@ def save_grab(widget: QWidget, path) -> Path:
     return path
 
 
+def remembered_folder(settings: QSettings, key: str) -> Path | None:
+    """The folder kept under ``key`` in the settings, if it is still there."""
+    last = settings.value(key, "", type=str)
+    return Path(last) if last and Path(last).is_dir() else None
+
+
+def documents_folder() -> Path:
+    """The user's Documents folder where there is one, else the home folder."""
+    docs = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
+    return Path(docs) if docs and Path(docs).is_dir() else Path.home()
+
+
+class OpenFolder:
+    """Where one open dialog starts: the folder its last file came from (``key`` in the
+    settings), else the user's Documents folder, else the home folder; never the working folder,
+    which for a desktop app is wherever it happened to be started."""
+
+    def __init__(self, settings: QSettings, key: str):
+        self.settings, self.key = settings, key
+
+    def folder(self) -> Path:
+        return remembered_folder(self.settings, self.key) or documents_folder()
+
+    def ask(self, parent: QWidget, title: str, filt: str) -> str:
+        """The file the user chose ('' if none); its folder is remembered for next time."""
+        path, _ = QFileDialog.getOpenFileName(parent, title, str(self.folder()), filt)
+        if path:
+            self.settings.setValue(self.key, str(Path(path).resolve().parent))
+        return path
+
+
 class SaveFolder:
     """Where a save dialog starts: the folder last saved to (``files/last_folder`` in the
     settings), else the open layout's folder (``layout_path()``), else the home folder; never
@@ -74,9 +105,9 @@ class SaveFolder:
         self.settings, self.layout_path = settings, layout_path
 
     def folder(self) -> Path:
-        last = self.settings.value(self.KEY, "", type=str)
-        if last and Path(last).is_dir():
-            return Path(last)
+        last = remembered_folder(self.settings, self.KEY)
+        if last is not None:
+            return last
         layout = self.layout_path()
         return Path(layout).resolve().parent if layout else Path.home()
 

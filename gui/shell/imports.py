@@ -1,6 +1,8 @@
 """File ▸ Import OpenStreetMap… and File ▸ Import schedule…: pick a file, import it off the UI
 thread (a busy dialog with Cancel), show the import report, then open the layout or run the day
 on the imported flights. A bad file gets its "file: item: problem" lines; nothing changes.
+Each file dialog starts where its last file came from, else in the user's Documents
+(``files.OpenFolder``), never in the folder the app was started from.
 
 The main window declares them with ``import_actions(window)``; imported flights become the
 day's (``window.day.day_extra``), until another airport opens.
@@ -16,9 +18,12 @@ from PySide6.QtWidgets import QFileDialog, QInputDialog, QMessageBox, QProgressD
 
 from ..workers import Relay, Task
 from .actions import ActionSpec
+from .files import OpenFolder
 
 OSM_FILTER = "OpenStreetMap (*.json *.osm *.xml *.pbf);;All files (*)"
 SCHEDULE_FILTER = "Flight schedules (*.csv);;All files (*)"
+OSM_FOLDER = "imports/osm_folder"            # the settings' keys of the folders each dialog
+SCHEDULE_FOLDER = "imports/schedule_folder"  # last opened a file from
 
 
 class ImportJob(QObject):
@@ -117,7 +122,7 @@ def import_schedule_file(window, path, code: str | None = None) -> ImportJob:
 
 
 def choose_osm_file(window) -> ImportJob | None:
-    source, _ = QFileDialog.getOpenFileName(window, "Import OpenStreetMap", "", OSM_FILTER)
+    source = OpenFolder(window.settings, OSM_FOLDER).ask(window, "Import OpenStreetMap", OSM_FILTER)
     if not source:
         return None
     name = Path(source).name.split(".")[0] + ".json"
@@ -130,7 +135,7 @@ def choose_schedule_file(window) -> ImportJob | None:
     from engine.sim.bts import is_bts
     if window.airport is None:
         return None
-    path, _ = QFileDialog.getOpenFileName(window, "Import schedule", "", SCHEDULE_FILTER)
+    path = OpenFolder(window.settings, SCHEDULE_FOLDER).ask(window, "Import schedule", SCHEDULE_FILTER)
     if not path:
         return None
     code = None

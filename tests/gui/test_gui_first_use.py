@@ -8,7 +8,7 @@ import importlib
 import numpy as np
 import pytest
 
-from engine import gpu_warmup
+from engine import variant_warmup
 from engine.airport.cost import travel_time_matrix
 from engine.airport.layout_io import bundled_airports
 from gui.main_window import MainWindow
@@ -22,17 +22,17 @@ from tests.gui.conftest import SOLVE_TIMEOUT_MS
 def started(monkeypatch):
     """The warm-ups started, each a compile that has not ended yet."""
     for name in ("_SIZES", "_RUNNING", "_FAILED"):
-        monkeypatch.setattr(gpu_warmup, name, {})
+        monkeypatch.setattr(variant_warmup, name, {})
     started = []
 
     def start(family, variant, sizes, on_done=None):
-        gpu_warmup._SIZES.setdefault(variant, set()).update(sizes)
-        gpu_warmup._RUNNING[variant] = 1
+        variant_warmup._SIZES.setdefault(variant, set()).update(sizes)
+        variant_warmup._RUNNING[variant] = 1
         started.append((family, variant, tuple(sizes)))
         return True
 
     monkeypatch.setattr(solver_worker, "simulated", lambda: False)
-    monkeypatch.setattr(gpu_warmup, "start", start)
+    monkeypatch.setattr(variant_warmup, "start", start)
     return started
 
 
@@ -69,7 +69,7 @@ def test_while_the_gpu_compiles_the_status_bar_names_the_cpu_solver_of_the_route
 def test_on_a_cold_cpu_the_first_route_is_scipys_and_the_status_bar_says_so(
         qtbot, started, monkeypatch, settings, variant, first):
     """A machine without a GPU, its Numba cache empty (mimicked), on the default airport."""
-    monkeypatch.setattr(gpu_warmup, "cold", lambda runner: True)
+    monkeypatch.setattr(variant_warmup, "cold", lambda runner: True)
     monkeypatch.setattr(importlib.import_module("engine.apsp.solve"), "calibrated", lambda: False)
     settings.setValue("solver/variant", variant)
     window = MainWindow(bundled_airports()["paper-5"], settings=settings)
@@ -84,7 +84,7 @@ def test_on_a_cold_cpu_the_first_route_is_scipys_and_the_status_bar_says_so(
 
 
 def test_on_a_warm_cpu_no_warm_up_starts(qtbot, started, monkeypatch, settings):
-    monkeypatch.setattr(gpu_warmup, "cold", lambda runner: False)
+    monkeypatch.setattr(variant_warmup, "cold", lambda runner: False)
     settings.setValue("solver/variant", "cpu-blocked")
     window = MainWindow(bundled_airports()["paper-5"], settings=settings)
     qtbot.addWidget(window)
@@ -103,7 +103,7 @@ def test_a_day_on_a_cpu_starts_the_warm_up_once_where_the_cache_is_cold(qtbot, s
     from engine.sim.route_engine import solve_sizes
     from gui.day import worker as day_worker
     monkeypatch.setattr(day_worker, "simulated", lambda: False)
-    monkeypatch.setattr(gpu_warmup, "cold", lambda runner: cold)
+    monkeypatch.setattr(variant_warmup, "cold", lambda runner: cold)
     sim = Simulation(load_airport(bundled_airports()["paper-5"]),
                      SimConfig(hours=0.5, seed=1, variant="cpu-blocked"))
     worker = day_worker.SimWorker(checkpoints=False)

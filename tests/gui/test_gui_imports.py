@@ -4,9 +4,13 @@ changes nothing."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from PySide6.QtCore import QStandardPaths
 from PySide6.QtWidgets import QFileDialog
 
 from gui.shell import imports as import_actions
+from gui.shell.files import documents_folder
 from tests.gui.conftest import SIM_TIMEOUT_MS
 from tests.osm_scene import write_overpass_json
 
@@ -53,3 +57,38 @@ def test_a_bts_schedule_runs_the_day_on_its_turns(sim_window, qtbot, tmp_path):
     qtbot.waitUntil(lambda: sim_window.sim_facts.get("flights") == 2, timeout=SIM_TIMEOUT_MS)
     assert "arr / dep" not in sim_window.import_message.detailedText()
     assert "1 by tail number" in sim_window.import_message.detailedText()
+
+
+def test_the_import_dialogs_start_in_documents_then_where_their_last_file_came_from(
+        window, tmp_path, monkeypatch):
+    """Never the working folder: first the user's Documents (else home), then, for each dialog
+    on its own, the folder its last file came from, kept in the window's settings (the tests'
+    own file). Every dialog is answered here: none opens."""
+    maps = tmp_path / "maps"
+    maps.mkdir()
+    answers, started = ["", str(maps / "field.osm"), "", ""], []
+
+    def open_file(parent, title, folder, filt):
+        started.append((title, folder))
+        return answers.pop(0), ""
+
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", open_file)
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: ("", ""))  # no layout saved
+    first = str(documents_folder())
+    assert import_actions.choose_osm_file(window) is None
+    assert started[-1] == ("Import OpenStreetMap", first) and Path(first) != Path.cwd()
+    assert import_actions.choose_osm_file(window) is None      # chosen, then not saved: no import
+    assert window.settings.value(import_actions.OSM_FOLDER) == str(maps)
+    assert import_actions.choose_osm_file(window) is None
+    assert started[-1] == ("Import OpenStreetMap", str(maps))
+    assert import_actions.choose_schedule_file(window) is None
+    assert started[-1] == ("Import schedule", first)           # its own folder, not the map's
+    assert answers == []
+
+
+def test_the_documents_folder_is_used_where_there_is_one(tmp_path, monkeypatch):
+    docs = tmp_path / "Documents"
+    monkeypatch.setattr(QStandardPaths, "writableLocation", lambda where: str(docs))
+    assert documents_folder() == Path.home()                  # not made: the home folder
+    docs.mkdir()
+    assert documents_folder() == docs

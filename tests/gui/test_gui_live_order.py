@@ -7,7 +7,7 @@ import weakref
 from PySide6.QtCore import QEvent, QObject
 from PySide6.QtWidgets import QLabel
 
-from gui.day.live_gc import COLLECT_EVERY_S, GcPacer
+from gui.day.live_gc import COLLECT_EVERY_S, OVERDUE_S, GcPacer
 from gui.map.painted import AfterPaint
 from tests.gui.conftest import play_until
 
@@ -80,8 +80,9 @@ def test_the_collector_is_paced_while_a_day_plays(qtbot, sim_window):
         w.play()
         assert gc.get_threshold()[0] == 0              # no automatic collection while playing
         assert gc.get_freeze_count() > 0            # the built day is frozen: not walked again
+        assert w.player.gc.fallback.isActive()      # collects even if no step is shown
         w.pause()
-        assert gc.get_threshold() == before
+        assert gc.get_threshold() == before and not w.player.gc.fallback.isActive()
         w.play()
         w.player.shutdown()                         # closing while playing restores it too,
         assert gc.get_threshold() == before         # and unfreezes what the day froze
@@ -91,7 +92,7 @@ def test_the_collector_is_paced_while_a_day_plays(qtbot, sim_window):
         gc.unfreeze()
 
 
-def test_a_paced_collection_frees_new_cycles_and_freezes_what_lives():
+def test_a_paced_collection_frees_new_cycles_and_freezes_what_lives(qtbot):
     before = gc.get_threshold()
     pacer = GcPacer()
     try:
@@ -113,6 +114,40 @@ def test_a_paced_collection_frees_new_cycles_and_freezes_what_lives():
         gc.set_threshold(*before)
         gc.unfreeze()
 
+
+
+def test_a_day_with_no_quiet_moment_is_still_collected_every_second_or_so(qtbot):
+    """No step shown for a while (the clock waiting for the simulation), so no quiet moment
+    comes: the pacer's timer collects once ``OVERDUE_S`` has passed without a collection. The
+    test's clock decides, not when the timer fires (its timeouts are sent by hand; no event
+    loop runs here)."""
+    now = [100.0]
+    before = gc.get_threshold()
+    pacer = GcPacer(clock=lambda: now[0])
+    try:
+        pacer.settle()
+        pacer.playing(True)
+        assert pacer.fallback.isActive()
+        dead = weakref.ref(_Cycle())
+        now[0] += OVERDUE_S - 0.1
+        pacer.fallback.timeout.emit()               # woken early: a moment may still come
+        assert pacer.collections == 0 and dead() is not None and pacer.fallback.isActive()
+        now[0] += 0.1
+        pacer.fallback.timeout.emit()               # none came: collect anyway
+        assert pacer.collections == 1 and dead() is None
+        assert pacer.fallback.isActive()            # and again if none comes after this one
+        now[0] += COLLECT_EVERY_S                   # a quiet moment in time is the one that
+        assert pacer.collect_if_due()               # collects: the timer then finds none due
+        pacer.fallback.timeout.emit()
+        assert pacer.collections == 2
+        pacer.playing(False)                        # paused: the collector runs as usual
+        assert not pacer.fallback.isActive()
+        now[0] += 10 * OVERDUE_S
+        pacer.fallback.timeout.emit()
+        assert pacer.collections == 2
+    finally:
+        gc.set_threshold(*before)
+        gc.unfreeze()
 
 def test_the_docks_clock_and_tug_text_change_without_laying_the_dock_out_again(qtbot):
     from PySide6.QtWidgets import QApplication

@@ -75,21 +75,21 @@ def test_on_a_gpu_a_variants_first_solve_is_the_cpus_while_it_compiles_then_the_
         qtbot, monkeypatch):
     """First use of a GPU variant (a real GPU, mimicked): its kernels compile in the background
     for the size asked, the CPU answers meanwhile with a note, and once compiled the GPU does."""
-    from engine import gpu_warmup
+    from engine import variant_warmup
     from gui.route import solver_worker
     for name in ("_SIZES", "_RUNNING", "_FAILED"):
-        monkeypatch.setattr(gpu_warmup, name, {})
+        monkeypatch.setattr(variant_warmup, name, {})
     started = []
 
     def start(family, variant, sizes, on_done=None):
         started.append((family, variant, tuple(sizes)))
-        gpu_warmup._SIZES[variant] = set(sizes)
-        gpu_warmup._RUNNING[variant] = 1
+        variant_warmup._SIZES[variant] = set(sizes)
+        variant_warmup._RUNNING[variant] = 1
         started.append(on_done)
         return True
 
     monkeypatch.setattr(solver_worker, "simulated", lambda: False)
-    monkeypatch.setattr(gpu_warmup, "start", start)
+    monkeypatch.setattr(variant_warmup, "start", start)
     worker = SolverWorker()
     said = []
     worker.compiling.connect(said.append)
@@ -100,7 +100,7 @@ def test_on_a_gpu_a_variants_first_solve_is_the_cpus_while_it_compiles_then_the_
     assert result.variant == "cpu-blocked" and "gpu-fast compiling" in result.note
     assert result.dist[0, 2] == 7
 
-    gpu_warmup._RUNNING["gpu-fast"] = 0  # the child process ended well
+    variant_warmup._RUNNING["gpu-fast"] = 0  # the child process ended well
     with qtbot.waitSignal(worker.compiled, timeout=10_000) as done:
         started[1]("ready")
     assert done.args == ["gpu-fast", "ready"]

@@ -1,5 +1,5 @@
 """A GPU variant's first use: its kernels compile in a background process while the CPU answers
-(engine/gpu_warmup.py), and each kernel compiles only when a size first takes it
+(engine/variant_warmup.py), and each kernel compiles only when a size first takes it
 (gpu_launch.LazyKernel)."""
 
 import json
@@ -10,7 +10,7 @@ import sys
 import numpy as np
 import pytest
 
-from engine import gpu_warmup
+from engine import variant_warmup
 from engine.apsp import solve
 from engine.apsp.random_graph import paper_random_graph
 from engine.gpu_launch import lazy_kernel
@@ -20,7 +20,7 @@ from tests.apsp_reference import assert_routes_sum_to_distances, scipy_distances
 @pytest.fixture(autouse=True)
 def no_warm_ups(monkeypatch):
     for name in ("_SIZES", "_RUNNING", "_FAILED"):
-        monkeypatch.setattr(gpu_warmup, name, {})
+        monkeypatch.setattr(variant_warmup, name, {})
 
 
 def reference(w):
@@ -29,9 +29,9 @@ def reference(w):
 
 def test_while_a_variant_compiles_the_cpu_answers_and_says_why(monkeypatch):
     w = paper_random_graph(12, 30, seed=3)
-    monkeypatch.setitem(gpu_warmup._SIZES, "gpu-fast", {12})
-    monkeypatch.setitem(gpu_warmup._RUNNING, "gpu-fast", 1)
-    assert gpu_warmup.state("gpu-fast") == "compiling"
+    monkeypatch.setitem(variant_warmup._SIZES, "gpu-fast", {12})
+    monkeypatch.setitem(variant_warmup._RUNNING, "gpu-fast", 1)
+    assert variant_warmup.state("gpu-fast") == "compiling"
     r = solve(w, "gpu-fast")
     assert r.variant == "cpu-blocked"
     assert "gpu-fast compiling for this GPU (first use)" in r.note
@@ -53,8 +53,8 @@ def road_like(n: int = 600, seed: int = 5) -> np.ndarray:
 
 
 def compiling(monkeypatch, variant="gpu-fast"):
-    monkeypatch.setitem(gpu_warmup._SIZES, variant, {1})
-    monkeypatch.setitem(gpu_warmup._RUNNING, variant, 1)
+    monkeypatch.setitem(variant_warmup._SIZES, variant, {1})
+    monkeypatch.setitem(variant_warmup._RUNNING, variant, 1)
 
 
 def test_while_a_variant_compiles_a_sparse_graph_is_answered_by_dijkstra_exactly(monkeypatch):
@@ -79,11 +79,11 @@ FIRST_ANSWER = """
 import json, sys
 import numpy as np
 from numba.core import event
-from engine import gpu_warmup
+from engine import variant_warmup
 from engine.apsp import solve
 from engine.apsp.random_graph import paper_random_graph
 from tests.apsp_reference import scipy_distances
-from tests.test_gpu_warmup import road_like
+from tests.test_variant_warmup import road_like
 compiled = []
 
 
@@ -100,7 +100,7 @@ class Compiles(event.Listener):
 event.register("numba:compile", Compiles())
 variant, graph = sys.argv[1:]
 w = road_like() if graph == "road" else paper_random_graph(40, 30, seed=3)
-gpu_warmup._SIZES[variant], gpu_warmup._RUNNING[variant] = {1}, 1
+variant_warmup._SIZES[variant], variant_warmup._RUNNING[variant] = {1}, 1
 r = solve(w, variant)
 r.route(0, 7)
 exact = bool(np.array_equal(r.dist, scipy_distances(w)))
@@ -127,8 +127,8 @@ def test_the_first_answer_while_a_gpu_compiles_compiles_nothing(tmp_path):
 
 def test_the_warm_up_child_runs_below_the_apps_priority(tmp_path):
     """Its compile must not take the cores the app's first route needs."""
-    from engine.gpu_warmup_child import NICE
-    child = ("import os; from engine.gpu_warmup_child import main; "
+    from engine.variant_warmup_child import NICE
+    child = ("import os; from engine.variant_warmup_child import main; "
              "main('apsp', 'cpu-linear', [5]); print(os.nice(0))")
     done = subprocess.run([sys.executable, "-c", child], capture_output=True, text=True,
                           env=dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path)), timeout=300,
@@ -140,7 +140,7 @@ def test_the_threaded_conversions_compile_beside_the_kernels_into_the_cache(tmp_
     """A size that takes them: the child's own solve converts with numpy (no build: the app's
     answer meanwhile does too), and a process beside it compiles the threaded ones the app's
     solves will load."""
-    done = subprocess.run([sys.executable, "-m", "engine.gpu_warmup_child", "apsp", "cpu-linear",
+    done = subprocess.run([sys.executable, "-m", "engine.variant_warmup_child", "apsp", "cpu-linear",
                            "300"], env=dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path)),
                           capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr
@@ -151,9 +151,9 @@ def test_the_threaded_conversions_compile_beside_the_kernels_into_the_cache(tmp_
 
 def test_a_finished_warm_up_hands_the_solves_to_the_gpu_variant():
     ended = []
-    assert gpu_warmup.start("apsp", "gpu-fast", (20, 5), ended.append)
-    assert not gpu_warmup.start("apsp", "gpu-fast", (5,))  # each size compiled once
-    assert gpu_warmup.wait("gpu-fast", timeout=300) == "ready" and ended == ["ready"]
+    assert variant_warmup.start("apsp", "gpu-fast", (20, 5), ended.append)
+    assert not variant_warmup.start("apsp", "gpu-fast", (5,))  # each size compiled once
+    assert variant_warmup.wait("gpu-fast", timeout=300) == "ready" and ended == ["ready"]
     w = paper_random_graph(20, 30, seed=4)
     r = solve(w, "gpu-fast")
     assert (r.variant, r.note) == ("gpu-fast", None)
@@ -161,14 +161,14 @@ def test_a_finished_warm_up_hands_the_solves_to_the_gpu_variant():
 
 
 def test_a_failed_warm_up_says_why_and_leaves_the_variant_to_run_or_fall_back():
-    gpu_warmup.start("apsp", "no-such-variant", (8,))
-    state = gpu_warmup.wait("no-such-variant", timeout=300)
+    variant_warmup.start("apsp", "no-such-variant", (8,))
+    state = variant_warmup.wait("no-such-variant", timeout=300)
     assert state.startswith("failed: ") and "no-such-variant" in state
 
 
 def test_an_unknown_family_is_refused():
     with pytest.raises(ValueError, match="family must be one of apsp, sssp"):
-        gpu_warmup.start("mst", "gpu-fast-mst", (8,))
+        variant_warmup.start("mst", "gpu-fast-mst", (8,))
 
 
 def test_a_lazy_kernel_compiles_on_first_launch_only():

@@ -1,9 +1,9 @@
-"""The child process of ``gpu_warmup``: solves random graphs of the sizes given with a variant
+"""The child process of ``variant_warmup``: solves random graphs of the sizes given with a variant
 itself (no CPU fallback; ``auto``: the one it chooses, after measuring the candidates on its
 first use), which compiles its kernels into the disk cache. It runs at a
 lower priority (``NICE``) than the app, whose first routes need the cores first.
 
-    python -m engine.gpu_warmup_child FAMILY VARIANT N [N ...]
+    python -m engine.variant_warmup_child FAMILY VARIANT N [N ...]
 
 For Floyd–Warshall, the threaded builds of the cost and distance conversions that the app's
 solves of those sizes take compile beside the kernels, in a process of their own

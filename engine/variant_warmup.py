@@ -1,11 +1,11 @@
-"""A variant's kernels compiled in the background, in a process of their own, while the CPU
-answers with nothing to compile.
+"""A variant's kernels (GPU or CPU) compiled in the background on their first use, in a process
+of their own, while the CPU answers with nothing to compile.
 
 A GPU variant's first use on a machine compiles its kernels (gpu-fast at the hub's size: about
 7 s cold on the H100, docs/gpu-first-use.md); so does a CPU variant's on a cold Numba cache
 (``cold``; cpu-blocked about 3 s on a 2-core laptop), and ``auto``'s first use measures the
 candidates (``engine.apsp.auto``), compiling them all. ``start`` begins that compile in a child process (``python -m
-engine.gpu_warmup_child``), which solves random graphs of the sizes the caller will solve and so fills
+engine.variant_warmup_child``), which solves random graphs of the sizes the caller will solve and so fills
 the disk cache with exactly the kernels those sizes take; no compile lock or interpreter lock is
 shared with the caller. While any such child runs for a variant, ``registry.run_or_fall_back``
 runs the CPU fallback in its place with a note saying why; then the variant loads its kernels
@@ -25,7 +25,7 @@ from numba.core.caching import FunctionCache
 from numba.core.registry import CPUDispatcher
 
 FAMILIES = ("apsp", "sssp")
-CHILD = "engine.gpu_warmup_child"  # run by name: this module imports no family (registry imports it)
+CHILD = "engine.variant_warmup_child"  # run by name: this module imports no family (registry imports it)
 _SIZES: dict[str, set[int]] = {}   # variant -> sizes compiled for, or being compiled
 _RUNNING: dict[str, int] = {}      # variant -> children still compiling
 _FAILED: dict[str, str] = {}       # variant -> why its last failed warm-up failed
