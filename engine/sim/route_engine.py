@@ -113,7 +113,7 @@ def warm_up(engine: str, variant: str) -> None:
 
 
 def solve_sizes(engine: str, keys: KeyGraph) -> tuple[str, tuple[int, ...]]:
-    """The family and the graph sizes the engine's solves of a day take (``gpu_warmup``)."""
+    """The family and the graph sizes the engine's solves of a day take (``variant_warmup``)."""
     if check_engine(engine) == FROM_TUGS:
         return "sssp", (keys.net.n,)
     return "apsp", (len(keys.key_nodes), len(keys.junctions))
