@@ -30,12 +30,23 @@ def run_day(airport: Airport, run: Run, variant: str = "auto",
     """Simulate ``run``'s day on ``airport`` with its timed ``edits`` (those after the day's end
     do not apply); return (its row, wall seconds)."""
     started = time.perf_counter()
-    s = run.scenario
     with keeping():
-        sim = Simulation(airport, SimConfig(hours=s.hours, seed=run.seed, tugs=s.fleet,
-                                            variant=variant, policy=s.policy, load=s.load))
+        sim = day_start(airport, run, variant)
         fleet = len(sim.tugs)     # at the start: an edit may add tugs
         EditPlan(list(edits)).run_until(sim, sim.end_time)
+    return day_row(run, sim, fleet), time.perf_counter() - started
+
+
+def day_start(airport: Airport, run: Run, variant: str) -> Simulation:
+    """``run``'s day on ``airport``, set up and not yet run (inside ``keeping()`` as a sweep's)."""
+    s = run.scenario
+    return Simulation(airport, SimConfig(hours=s.hours, seed=run.seed, tugs=s.fleet,
+                                         variant=variant, policy=s.policy, load=s.load))
+
+
+def day_row(run: Run, sim: Simulation, fleet: int) -> dict:
+    """The row of ``run``'s finished day ``sim``, which started with ``fleet`` tugs."""
+    s = run.scenario
     summary = kpi.deterministic(sim.kpis())
     row = {"run": run.index, "scenario": s.index, "layout": s.layout, "fleet": fleet,
            "policy": s.policy, "load": s.load, "hours": s.hours, "edits": s.edits,
@@ -43,4 +54,4 @@ def run_day(airport: Airport, run: Run, variant: str = "auto",
     row.update({f"bags_{state}": n for state, n in summary["bags_by_state"].items()
                 if _COUNTED.get(state) not in summary})
     row.update({k: v for k, v in summary.items() if k not in _NOT_KPIS})
-    return row, time.perf_counter() - started
+    return row
