@@ -111,3 +111,14 @@ def test_tables_are_kept_by_content_and_variant():
     assert len(calls) == 5
     (outside,), _ = solved_once("travel-time", "auto", (w,), solver(w))
     assert len(calls) == 6 and outside.flags.writeable
+
+
+def test_the_day_phases_benchmark_shows_the_kept_and_the_solved_days(tmp_path, capsys):
+    from benchmarks import sweep_day_phases
+    kept_tables.forget()
+    path = tiny(tmp_path, EDITS)
+    assert sweep_day_phases.main([str(path), "--hours", "0.5", "--seeds", "0,1", "--both"]) == 0
+    rows = [line.split(" | ") for line in capsys.readouterr().out.splitlines()
+            if line.startswith("| seed")]
+    assert [(r[0], r[1]) for r in rows] == [("| seed 0", "solved"), ("| seed 0", "solved"),
+                                            ("| seed 1", "kept"), ("| seed 1", "solved")]
