@@ -1,8 +1,8 @@
 """The tables a day solves once (plain travel time on the roads, the junction subgraph's shortest
 paths), kept in this process for the next day on the same roads while ``keeping()`` is on. A
 sweep's worker runs many days of one layout (``engine.sweep.day.run_day`` turns it on), and these
-tables depend on the roads and the variant asked for, never on the seed: on the hub they were a
-third of a day's CPU.
+tables depend on the roads and the variant asked for, never on the seed: on the hub they were
+about a quarter of a day's CPU (benchmarks/sweep_day_phases.py).
 
 A table is kept under a digest of everything its solve reads (each input array's bytes, dtype and
 shape, and the variant), so roads changed by a what-if edit, another speed or another airport is
