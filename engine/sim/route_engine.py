@@ -17,6 +17,7 @@ fraction of Floyd–Warshall's n³ there, without a GPU; both exact, so the day 
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from dataclasses import dataclass
 from typing import Callable
@@ -30,6 +31,7 @@ from ..apsp.solve import AUTO
 from ..gpu_device import gpu_unavailable_reason, simulated
 from ..sssp import prepare, solve as sssp_solve
 from .keygraph import KeyGraph, rows_of
+from .kept_tables import solved_once
 from .network import RoadNetwork
 from .road_all_pairs import road_all_pairs, road_graph
 
@@ -61,27 +63,36 @@ class Solved:
     note: str | None = None
 
 
-def once_all_pairs(w: np.ndarray, variant: str):
+def once_all_pairs(w: np.ndarray, variant: str) -> Solved:
     """All pairs of a table solved once with ``variant`` of Floyd–Warshall; ``auto`` on a sparse
     graph with no GPU: Dijkstra (scipy) from the nodes off its chains of roads, the others' rows
-    from their chains' ends (``road_all_pairs``; exact, like every variant)."""
-    if not _dijkstra_here(w, variant):
-        return apsp_solve(w, variant)
-    start = time.perf_counter()
-    dist = road_all_pairs(w)
-    return Solved(dist, DIJKSTRA, time.perf_counter() - start)
+    from their chains' ends (``road_all_pairs``; exact, like every variant). Kept for the next
+    day on the same roads while ``kept_tables.keeping()`` is on."""
+    def solve():
+        if not _dijkstra_here(w, variant):
+            r = apsp_solve(w, variant)
+            return (r.dist,), Solved(None, r.variant, r.seconds, r.note)
+        start = time.perf_counter()
+        dist = road_all_pairs(w)
+        return (dist,), Solved(None, DIJKSTRA, time.perf_counter() - start)
+    (dist,), r = solved_once("travel-time", variant, (w,), solve)
+    return dataclasses.replace(r, dist=dist)
 
 
 def once_junction_tables(w: np.ndarray, sources: np.ndarray, targets: np.ndarray, variant: str):
     """``KeyGraph``'s junction tables, solved once: as ``once_all_pairs`` decides, Dijkstra from
     the ``sources`` and, on the reversed roads, from the ``targets`` only; else rows of the
-    all pairs of ``variant``."""
-    if not _dijkstra_here(w, variant):
-        return rows_of(apsp_solve)(w, sources, targets, variant)
-    start = time.perf_counter()
-    g = road_graph(w)
-    dist_from, dist_to = dijkstra(g, indices=sources), dijkstra(g.T.tocsr(), indices=targets)
-    return dist_from, dist_to, Solved(None, DIJKSTRA, time.perf_counter() - start)
+    all pairs of ``variant``. Kept as ``once_all_pairs``'s are."""
+    def solve():
+        if not _dijkstra_here(w, variant):
+            dist_from, dist_to, r = rows_of(apsp_solve)(w, sources, targets, variant)
+            return (dist_from, dist_to), Solved(None, r.variant, r.seconds, r.note)
+        start = time.perf_counter()
+        g = road_graph(w)
+        dist_from, dist_to = dijkstra(g, indices=sources), dijkstra(g.T.tocsr(), indices=targets)
+        return (dist_from, dist_to), Solved(None, DIJKSTRA, time.perf_counter() - start)
+    (dist_from, dist_to), r = solved_once("junctions", variant, (w, sources, targets), solve)
+    return dist_from, dist_to, r
 
 
 def _dijkstra_here(w: np.ndarray, variant: str) -> bool:
