@@ -158,6 +158,14 @@ def test_copied_graphs_are_solved_in_16_bit_lanes_where_every_distance_fits():
     assert solver.last_arithmetic == "lanes16"
 
 
+@pytest.mark.parametrize("chunk", [0, DEFAULT.threads ** 2, DEFAULT.lanes_recover_chunk])
+def test_the_lanes_vias_are_recovered_by_rows_in_chunks_or_by_the_older_kernel(chunk):
+    # 0: ``recover_lanes``; one block pass a chunk (several chunks a row); the default.
+    solver = tuned(mapped_max=0, lanes_recover_chunk=chunk)
+    check(paper_random_graph(2 * B + 3, 30, seed=11), solver)
+    assert solver.last_arithmetic == "lanes16"
+
+
 @pytest.mark.parametrize("graph", ["unreachable vertex", "vertex beyond the cap"])
 def test_pairs_at_the_lanes_cap_are_solved_again_in_int32_on_their_tiles_only(graph):
     # The last vertex (tile column 1 of 2) is reached by nothing, or only from vertex 0 through

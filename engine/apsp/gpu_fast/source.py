@@ -323,6 +323,48 @@ def recover_lanes_source(t):
     return "\n".join(src) + "\n"
 
 
+def recover_lanes_rows_source(t):
+    """``recover_lanes`` with a block per row i and ``chunk`` of its cells (a launch argument,
+    a multiple of the block's threads): L's row i is staged in shared memory R once, so a cell
+    reads only its TL strip (128 bytes at B = 64) from device memory, not L's too; consecutive
+    blocks take consecutive rows of one chunk, so the TL rows of the chunk are shared through
+    L2 by the blocks running together. The block stages a pass of cells' marks and distances
+    (from R) in shared memory, each group of B/2 threads (a warp at B = 64) tests B/2 cells of
+    it, two candidates a thread as ``recover_lanes``, and writes the vias found into the staged
+    marks, which go back to V whole (a valid k, or the mark if none was found)."""
+    words, batch, threads = t.b // 2, range(t.lanes_recover_batch), t.threads * t.threads
+    src = ["@lazy_kernel(SIG_LVTC, cache=CACHE)", "def recover_lanes_rows(L, V, TL, chunk):",
+           f"    R = cuda.shared.array({t.lanes_row_words}, int32)",
+           f"    SV = cuda.shared.array({threads}, int32)",
+           f"    SE = cuda.shared.array({threads}, int32)",
+           "    tid = cuda.threadIdx.y * cuda.blockDim.x + cuda.threadIdx.x",
+           f"    g = tid // {words} * {words}", f"    w = tid % {words}",
+           "    i = cuda.blockIdx.x", "    size = V.shape[1]",
+           f"    for x in range(tid, L.shape[1], {threads}):", "        R[x] = L[i, x]",
+           "    cuda.syncthreads()",
+           "    j0 = cuda.blockIdx.y * chunk",
+           f"    for c0 in range(j0, min(j0 + chunk, size), {threads}):",
+           "        cell = c0 + tid",
+           "        if cell < size:",
+           "            SV[tid] = V[i, cell]",
+           "            SE[tid] = R[cell // 2] >> (16 * (cell % 2)) & 0xFFFF",
+           "        cuda.syncthreads()",
+           "        if c0 + g < size:",
+           f"            for c1 in range(g, g + {words}, {len(batch)}):"]
+    src += ["        " + line for line in candidate_loads(batch, "SV[c1 + {c}]", "SE[c1 + {c}]", words, "w",
+                                                        "int64(R[k{c}]) + TL[c0 + c1 + {c}, k{c}]")]
+    for c in batch:
+        src += [f"                if v{c} <= -2:",
+                f"                    j = c0 + c1 + {c}",
+                f"                    k = 2 * k{c}",
+                f"                    if (s{c} & 0xFFFF) == e{c} and k != i and k != j:",
+                f"                        SV[c1 + {c}] = k",
+                f"                    elif (s{c} >> 16) == e{c} and k + 1 != i and k + 1 != j:",
+                f"                        SV[c1 + {c}] = k + 1"]
+    src += ["        cuda.syncthreads()", "        if cell < size:", "            V[i, cell] = SV[tid]"]
+    return "\n".join(src) + "\n"
+
+
 def kernels_source(t):
     """Device functions for both launch shapes, and the kernels that schedule them."""
     parts = [
@@ -346,6 +388,7 @@ def kernels_source(t):
         mul_global_source(t, "pairs"),
         phase3_source(t, lanes=True),
         recover_lanes_source(t),
+        recover_lanes_rows_source(t),
         SCHEDULE_SOURCE,
         phase2_source(t),
         LANES_SCHEDULE_SOURCE,
@@ -360,7 +403,7 @@ def generated_source(t: Tuning) -> str:
     signatures = {"SIG_PAD": [matrix] * 3, "SIG_ROUND": [matrix, matrix, index, index],
                   "SIG_DT": [matrix] * 2, "SIG_DVT": [matrix] * 3, "SIG_DVTO": [matrix] * 3 + [answer],
                   "SIG_VN": [matrix, "int16[:, ::1]"],
-                  "SIG_PACK": [matrix] * 4, "SIG_LDVT": [matrix] * 4,
+                  "SIG_PACK": [matrix] * 4, "SIG_LDVT": [matrix] * 4, "SIG_LVTC": [matrix] * 3 + [index],
                   "SIG_WIDEN": [matrix] * 4 + ["int32[::1]", index], "SIG_TILES": [matrix, matrix, index, index, matrix]}
     source = re.sub(r"\bSIG_\w+\b", lambda m: repr(f"void({', '.join(signatures[m.group()])})"),
                     kernels_source(t)).replace("CACHE", repr(not SIMULATED))

@@ -36,6 +36,10 @@ class Tuning:
     # resident threads beat more loads a thread (H100, n = 16,384: 2 cells 29.6 ms at 32 registers,
     # 4 cells 31.3 ms at 48, 8 cells 34.6 ms at 76).
     lanes_recover_batch: int = 2
+    # ``recover_lanes_rows`` instead where L's row fits lanes_row_words words of shared memory:
+    # a block per row and lanes_recover_chunk of its cells (a multiple of threads²; 0: never).
+    lanes_recover_chunk: int = 1024
+    lanes_row_words: int = 8192
     # Largest padded size solved by the single persistent launch (0: never; -1: always).
     one_launch_max: int = 1536
     # Padded sizes up to mapped_max read their input from, and write their answer into,
@@ -67,11 +71,12 @@ class Tuning:
         return Tuning(b=self.b, threads=self.threads, cells=self.cells, unroll=self.unroll,
                       small_unroll=self.small_unroll,
                       tile_pad=self.tile_pad, recover_columns=self.recover_columns,
-                      recover_batch=self.recover_batch, lanes_recover_batch=self.lanes_recover_batch)
+                      recover_batch=self.recover_batch, lanes_recover_batch=self.lanes_recover_batch,
+                      lanes_row_words=self.lanes_row_words)
 
 
 SIMULATOR = Tuning(b=16, threads=4, cells=4, unroll=4, recover_columns=8, recover_batch=4,
-                   one_launch_max=10**9)
+                   lanes_recover_chunk=32, lanes_row_words=64, one_launch_max=10**9)
 
 
 def default_tuning() -> Tuning:
