@@ -158,10 +158,12 @@ def test_copied_graphs_are_solved_in_16_bit_lanes_where_every_distance_fits():
     assert solver.last_arithmetic == "lanes16"
 
 
-@pytest.mark.parametrize("chunk", [0, DEFAULT.threads ** 2, DEFAULT.lanes_recover_chunk])
-def test_the_lanes_vias_are_recovered_by_rows_in_chunks_or_by_the_older_kernel(chunk):
-    # 0: ``recover_lanes``; one block pass a chunk (several chunks a row); the default.
-    solver = tuned(mapped_max=0, lanes_recover_chunk=chunk)
+@pytest.mark.parametrize("chunk, quads", [(0, False), (DEFAULT.threads ** 2, False), (DEFAULT.threads ** 2, True),
+                                         (DEFAULT.lanes_recover_chunk, True)])
+def test_the_lanes_vias_are_recovered_by_rows_in_chunks_or_by_the_older_kernel(chunk, quads):
+    # 0: ``recover_lanes``; one block pass a chunk (several chunks a row), two or eight
+    # candidates a thread; the default.
+    solver = tuned(mapped_max=0, lanes_recover_chunk=chunk, lanes_recover_quads=quads)
     check(paper_random_graph(2 * B + 3, 30, seed=11), solver)
     assert solver.last_arithmetic == "lanes16"
 

@@ -323,44 +323,59 @@ def recover_lanes_source(t):
     return "\n".join(src) + "\n"
 
 
-def recover_lanes_rows_source(t):
+def recover_lanes_rows_source(t, quads=False):
     """``recover_lanes`` with a block per row i and ``chunk`` of its cells (a launch argument,
     a multiple of the block's threads): L's row i is staged in shared memory R once, so a cell
     reads only its TL strip (128 bytes at B = 64) from device memory, not L's too; consecutive
-    blocks take consecutive rows of one chunk, so the TL rows of the chunk are shared through
-    L2 by the blocks running together. The block stages a pass of cells' marks and distances
-    (from R) in shared memory, each group of B/2 threads (a warp at B = 64) tests B/2 cells of
-    it, two candidates a thread as ``recover_lanes``, and writes the vias found into the staged
-    marks, which go back to V whole (a valid k, or the mark if none was found)."""
-    words, batch, threads = t.b // 2, range(t.lanes_recover_batch), t.threads * t.threads
-    src = ["@lazy_kernel(SIG_LVTC, cache=CACHE)", "def recover_lanes_rows(L, V, TL, chunk):",
-           f"    R = cuda.shared.array({t.lanes_row_words}, int32)",
+    blocks take consecutive rows of one chunk. The block stages a pass of cells' marks and
+    distances (from R) in shared memory, tests them and writes the vias found into the staged
+    marks, which go back to V whole (a valid k, or the mark if none was found). Each cell's
+    candidates are tested by B/2 threads (a warp at B = 64), two a thread as ``recover_lanes``,
+    or with ``quads`` (``recover_lanes_rows4``) by B/8 threads, eight a thread from one 16-byte
+    load of R and one of TL: a quarter of the instructions a cell."""
+    words, threads, batch = t.b // 2, t.threads * t.threads, range(t.lanes_recover_batch)
+    team = words // 4 if quads else words  # threads a cell
+    src = ["@lazy_kernel(SIG_LVTC, cache=CACHE)", f"def recover_lanes_rows{4 if quads else ''}(L, V, TL, chunk):",
+           f"    R = cuda.shared.array((1, {t.lanes_row_words}), int32, alignment=16)",
            f"    SV = cuda.shared.array({threads}, int32)",
            f"    SE = cuda.shared.array({threads}, int32)",
            "    tid = cuda.threadIdx.y * cuda.blockDim.x + cuda.threadIdx.x",
-           f"    g = tid // {words} * {words}", f"    w = tid % {words}",
+           f"    w = tid % {team}{' * 4' if quads else ''}",
            "    i = cuda.blockIdx.x", "    size = V.shape[1]",
-           f"    for x in range(tid, L.shape[1], {threads}):", "        R[x] = L[i, x]",
+           f"    for x in range(4 * tid, L.shape[1], {4 * threads}):",
+           "        x0, x1, x2, x3 = load4(L, i, x)", "        store4(R, 0, x, x0, x1, x2, x3)",
            "    cuda.syncthreads()",
            "    j0 = cuda.blockIdx.y * chunk",
            f"    for c0 in range(j0, min(j0 + chunk, size), {threads}):",
            "        cell = c0 + tid",
+           "        SV[tid] = V[i, cell] if cell < size else -1",
            "        if cell < size:",
-           "            SV[tid] = V[i, cell]",
-           "            SE[tid] = R[cell // 2] >> (16 * (cell % 2)) & 0xFFFF",
-           "        cuda.syncthreads()",
-           "        if c0 + g < size:",
-           f"            for c1 in range(g, g + {words}, {len(batch)}):"]
-    src += ["        " + line for line in candidate_loads(batch, "SV[c1 + {c}]", "SE[c1 + {c}]", words, "w",
-                                                        "int64(R[k{c}]) + TL[c0 + c1 + {c}, k{c}]")]
-    for c in batch:
-        src += [f"                if v{c} <= -2:",
-                f"                    j = c0 + c1 + {c}",
-                f"                    k = 2 * k{c}",
-                f"                    if (s{c} & 0xFFFF) == e{c} and k != i and k != j:",
-                f"                        SV[c1 + {c}] = k",
-                f"                    elif (s{c} >> 16) == e{c} and k + 1 != i and k + 1 != j:",
-                f"                        SV[c1 + {c}] = k + 1"]
+           "            SE[tid] = R[0, cell // 2] >> (16 * (cell % 2)) & 0xFFFF",
+           "        cuda.syncthreads()"]
+    if quads:  # cells c1 + per·b (b in batch), per = the cells a step takes
+        per = threads // team
+        cells = [f"c1 + {per * b}" for b in batch]
+        src += [f"        for c1 in range(tid // {team}, {threads}, {per * len(batch)}):"]
+        src += [f"            v{b} = SV[{c}]" for b, c in enumerate(cells)]
+        src += [f"            e{b} = SE[{c}]" for b, c in enumerate(cells)]
+        src += [f"            k{b} = (-2 - v{b}) * {words} + w if v{b} <= -2 else w" for b in batch]
+        src += [f"            a{b}_0, a{b}_1, a{b}_2, a{b}_3 = load4(R, 0, k{b})" for b in batch]
+        src += [f"            t{b}_0, t{b}_1, t{b}_2, t{b}_3 = load4(TL, c0 + {c}, k{b})" for b, c in enumerate(cells)]
+        tests = [(f"v{b}", f"e{b}", f"int64(a{b}_{m}) + t{b}_{m}", f"2 * (k{b} + {m})", cells[b]) for b in batch
+                 for m in range(4)]
+    else:
+        cells = [f"c1 + {b}" for b in batch]
+        src += [f"        for c1 in range(tid // {team} * {team}, tid // {team} * {team} + {team}, {len(batch)}):"]
+        src += ["    " + line for line in candidate_loads(batch, "SV[c1 + {c}]", "SE[c1 + {c}]", words, "w",
+                                                        "int64(R[0, k{c}]) + TL[c0 + c1 + {c}, k{c}]")]
+        tests = [(f"v{b}", f"e{b}", f"s{b}", f"2 * k{b}", cells[b]) for b in batch]
+    for v, e, total, k, c in tests:
+        src += [f"            if {v} <= -2:",
+                f"                s = {total}", f"                j = c0 + {c}", f"                k = {k}",
+                f"                if (s & 0xFFFF) == {e} and k != i and k != j:",
+                f"                    SV[{c}] = k",
+                f"                elif (s >> 16) == {e} and k + 1 != i and k + 1 != j:",
+                f"                    SV[{c}] = k + 1"]
     src += ["        cuda.syncthreads()", "        if cell < size:", "            V[i, cell] = SV[tid]"]
     return "\n".join(src) + "\n"
 
@@ -389,6 +404,7 @@ def kernels_source(t):
         phase3_source(t, lanes=True),
         recover_lanes_source(t),
         recover_lanes_rows_source(t),
+        recover_lanes_rows_source(t, quads=True),
         SCHEDULE_SOURCE,
         phase2_source(t),
         LANES_SCHEDULE_SOURCE,

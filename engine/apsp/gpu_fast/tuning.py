@@ -38,8 +38,10 @@ class Tuning:
     lanes_recover_batch: int = 2
     # ``recover_lanes_rows`` instead where L's row fits lanes_row_words words of shared memory:
     # a block per row and lanes_recover_chunk of its cells (a multiple of threads²; 0: never).
-    lanes_recover_chunk: int = 1024
+    # lanes_recover_quads: eight candidates a thread (``recover_lanes_rows4``), else two.
+    lanes_recover_chunk: int = 16384
     lanes_row_words: int = 8192
+    lanes_recover_quads: bool = True
     # Largest padded size solved by the single persistent launch (0: never; -1: always).
     one_launch_max: int = 1536
     # Padded sizes up to mapped_max read their input from, and write their answer into,
