@@ -13,7 +13,7 @@ each step of one lanes solve instead (an event after every launch, summed by ste
 
     python3 -m benchmarks.probe_lanes16 16384s
 
-A size ending in "r" times the via recovery alone for each chunk in $LANES_CHUNKS (``recovery``).
+A size ending in "r" times the via recovery alone for each tuning in $LANES_RECOVERY (``recovery``).
 
 ``LANES_TUNING`` (e.g. "lanes_recover_batch=4") probes another tuning.
 """
@@ -125,11 +125,10 @@ def steps(n: int) -> None:
 
 
 def recovery(n: int) -> None:
-    """The via recovery alone after one exact lanes solve, for each ``lanes_recover_chunk`` in
-    $LANES_CHUNKS (0: ``recover_lanes``, else ``recover_lanes_rows``; with "q",
-    ``recover_lanes_rows4``), from the same marks
-    each time: transpose + recovery GPU ms (median of 3), and the vias of 2 M sampled cells
-    checked (a k off both ends with d(i, k) + d(k, j) = d(i, j), or -1 on a direct edge)."""
+    """The via recovery alone after one exact lanes solve, for each tuning change in
+    $LANES_RECOVERY (space-separated; each "key=value,key=value", "-" for none), from the same
+    marks each time: transpose + recovery GPU ms (median of 3), and the vias of 2 M sampled
+    cells checked (a k off both ends with d(i, k) + d(k, j) = d(i, j), or -1 on a direct edge)."""
     w = graph(n, seed=n)
     solver = SOLVERS[True]
     solver.run(w)
@@ -145,9 +144,9 @@ def recovery(n: int) -> None:
     dist = buf["D"].copy_to_host()
     rng = np.random.default_rng(0)
     i, j = (rng.integers(0, n, 2_000_000) for _ in range(2))
-    for variant in os.environ.get("LANES_CHUNKS", "0 16384 16384q").split():
-        chunk = int(variant.rstrip("q"))
-        tuning = replace(TUNING, lanes_recover_chunk=chunk, lanes_recover_quads=variant.endswith("q"))
+    for variant in os.environ.get("LANES_RECOVERY", "-").split():
+        tuning = replace(TUNING, **{key: int(value) for key, value in
+                                    (item.split("=") for item in variant.split(",") if item != "-")})
         times = []
         for _ in range(3):
             V.copy_to_device(marks, stream=main)
@@ -161,7 +160,7 @@ def recovery(n: int) -> None:
         k = np.maximum(via, 0)
         good = np.where(via >= 0, (k != i) & (k != j) & (dist[i, k] + dist[k, j] == dist[i, j]),
                         (via == -1) & (np.minimum(w[i, j], INF) == dist[i, j]))
-        print(f"n={n} recovery chunk {variant}: transpose + recover {statistics.median(times):.2f} GPU ms "
+        print(f"n={n} recovery {variant}: transpose + recover {statistics.median(times):.2f} GPU ms "
               f"(runs {' '.join(f'{t:.2f}' for t in times)}); sampled vias bad {int((~good).sum())} of {len(via)}",
               flush=True)
 

@@ -158,12 +158,12 @@ def test_copied_graphs_are_solved_in_16_bit_lanes_where_every_distance_fits():
     assert solver.last_arithmetic == "lanes16"
 
 
-@pytest.mark.parametrize("chunk, quads", [(0, False), (DEFAULT.threads ** 2, False), (DEFAULT.threads ** 2, True),
-                                         (DEFAULT.lanes_recover_chunk, True)])
-def test_the_lanes_vias_are_recovered_by_rows_in_chunks_or_by_the_older_kernel(chunk, quads):
-    # 0: ``recover_lanes``; one block pass a chunk (several chunks a row), two or eight
-    # candidates a thread; the default.
-    solver = tuned(mapped_max=0, lanes_recover_chunk=chunk, lanes_recover_quads=quads)
+@pytest.mark.parametrize("chunk, staged", [(DEFAULT.threads ** 2, True), (DEFAULT.lanes_recover_chunk, True),
+                                          (DEFAULT.threads ** 2, False)])
+def test_the_lanes_vias_are_recovered_by_rows_in_chunks_staged_or_not(chunk, staged):
+    # One pass of the block a chunk (several chunks a row) or the default; L's row staged in
+    # shared memory (``recover_lanes_rows``) or read where it is (``recover_lanes``).
+    solver = tuned(mapped_max=0, lanes_recover_chunk=chunk, lanes_recover_staged=staged)
     check(paper_random_graph(2 * B + 3, 30, seed=11), solver)
     assert solver.last_arithmetic == "lanes16"
 

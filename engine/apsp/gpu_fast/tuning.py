@@ -32,16 +32,15 @@ class Tuning:
     # candidate k and row; each thread loads recover_batch cells' operands before testing any.
     recover_columns: int = 32
     recover_batch: int = 2
-    # The same on an exact lanes solve (``recover_lanes``), bound by random 128-byte reads: more
-    # resident threads beat more loads a thread (H100, n = 16,384: 2 cells 29.6 ms at 32 registers,
-    # 4 cells 31.3 ms at 48, 8 cells 34.6 ms at 76).
+    # The same on an exact lanes solve (``recover_lanes``): a block per row and
+    # lanes_recover_chunk of its cells (a multiple of threads²), each thread loading
+    # lanes_recover_batch cells' operands before testing any; with lanes_recover_staged, the
+    # row is first copied to shared memory where it fits lanes_row_words words
+    # (``recover_lanes_rows``).
     lanes_recover_batch: int = 2
-    # ``recover_lanes_rows`` instead where L's row fits lanes_row_words words of shared memory:
-    # a block per row and lanes_recover_chunk of its cells (a multiple of threads²; 0: never).
-    # lanes_recover_quads: eight candidates a thread (``recover_lanes_rows4``), else two.
     lanes_recover_chunk: int = 16384
+    lanes_recover_staged: bool = True
     lanes_row_words: int = 8192
-    lanes_recover_quads: bool = True
     # Largest padded size solved by the single persistent launch (0: never; -1: always).
     one_launch_max: int = 1536
     # Padded sizes up to mapped_max read their input from, and write their answer into,
@@ -62,10 +61,6 @@ class Tuning:
     @property
     def recover_rows(self) -> int:
         return self.threads * self.threads // self.b
-
-    @property
-    def lanes_recover_rows(self) -> int:
-        return self.threads * self.threads // (self.b // 2)
 
     def kernel_part(self) -> "Tuning":
         """This tuning with only what the kernels' source depends on kept (the rest at the
