@@ -162,9 +162,10 @@ def test_copied_graphs_are_solved_in_16_bit_lanes_where_every_distance_fits():
                                           (DEFAULT.threads ** 2, False)])
 def test_the_lanes_vias_are_recovered_by_rows_in_chunks_staged_or_not(chunk, staged):
     # One pass of the block a chunk (several chunks a row) or the default; L's row staged in
-    # shared memory (``recover_lanes_rows``) or read where it is (``recover_lanes``).
+    # shared memory (``recover_lanes_rows``) or read where it is (``recover_lanes``). On a GPU
+    # the rows (2B) are shorter than a pass (256 threads): its last threads have no cell.
     solver = tuned(mapped_max=0, lanes_recover_chunk=chunk, lanes_recover_staged=staged)
-    check(paper_random_graph(2 * B + 3, 30, seed=11), solver)
+    check(paper_random_graph(B + 3, 60, seed=11), solver)
     assert solver.last_arithmetic == "lanes16"
 
 

@@ -89,11 +89,8 @@ def check_result(cost: np.ndarray, dist: np.ndarray, route=None, seed: int = 0) 
 
 
 def measure(variant: str, cost: np.ndarray, graph: str, budget_s: float,
-            min_repeats: int = 3, max_repeats: int = 101) -> Point:
-    """Median time of ``variant`` on ``cost`` after a checked warm-up run: of up to
-    ``max_repeats`` calls while they take under half a second (sub-millisecond points: 101
-    calls. With 15, the n = 500 median of the same code moved between 0.307 and 0.355 ms over
-    20 points on an H100, and 0.332 / 0.384 ms in two runs on the H200: benchmarks/probe_small_noise.py)."""
+            min_repeats: int = 3, max_repeats: int = 15) -> Point:
+    """Median time of ``variant`` on ``cost`` after a checked warm-up run."""
     n = len(cost)
     peer = variant in PEERS
     if peer:

@@ -304,8 +304,8 @@ def recover_lanes_source(t, staged=False):
     candidates' lanes summed two a word: below CAP, no carry between them), the loads for
     ``lanes_recover_batch`` cells issued before any is used. With ``staged``
     (``recover_lanes_rows``), L's row is first copied to shared memory R, and the cells read it
-    there. (Two candidates a thread, a warp a cell, took 30.3 ms at n = 16,384 on the H200,
-    bound by instructions; eight: 17.9 ms.)"""
+    there. (n = 16,384 on the H200, transpose + recovery: two candidates a thread, a warp a
+    cell, 30.3 ms, bound by instructions; eight, L's row staged: 17.9 ms; docs/gpu-notes.md.)"""
     words, threads = t.b // 2, t.threads * t.threads
     team = words // 4  # threads a cell
     per = threads // team  # cells a step
@@ -335,7 +335,9 @@ def recover_lanes_source(t, staged=False):
     src += [f"            e{b} = SE[{c}]" for b, c in enumerate(cells)]
     src += [f"            k{b} = (-2 - v{b}) * {words} + w if v{b} <= -2 else w" for b in batch]
     src += [f"            a{b}_0, a{b}_1, a{b}_2, a{b}_3 = load4({row}, {r}, k{b})" for b in batch]
-    src += [f"            t{b}_0, t{b}_1, t{b}_2, t{b}_3 = load4(TL, c0 + {c}, k{b})" for b, c in enumerate(cells)]
+    # (A pass past the last row of TL — size not a multiple of the threads — reads its last row.)
+    src += [f"            t{b}_0, t{b}_1, t{b}_2, t{b}_3 = load4(TL, min(c0 + {c}, size - 1), k{b})"
+            for b, c in enumerate(cells)]
     for b, c in enumerate(cells):
         for m in range(4):
             src += [f"            if v{b} <= -2:",

@@ -36,8 +36,9 @@ class Tuning:
     # lanes_recover_chunk of its cells (a multiple of threads²), each thread loading
     # lanes_recover_batch cells' operands before testing any; with lanes_recover_staged, the
     # row is first copied to shared memory where it fits lanes_row_words words
-    # (``recover_lanes_rows``).
-    lanes_recover_batch: int = 2
+    # (``recover_lanes_rows``). (H100, n = 16,384, transpose + recovery: batch 1 15.1 ms,
+    # 2 18.0, 4 22.3; the row read where it is 18.9 at batch 2.)
+    lanes_recover_batch: int = 1
     lanes_recover_chunk: int = 16384
     lanes_recover_staged: bool = True
     lanes_row_words: int = 8192
