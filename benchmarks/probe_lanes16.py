@@ -121,7 +121,8 @@ def steps(n: int) -> None:
         print(f"n={n} {step} by rounds, GPU ms: " + by_rounds(rounds[step]), flush=True)
     k = gpu_fast.kernels(TUNING)
     print(f"n={n} registers a thread: " + ", ".join(f"{name} {registers(getattr(k, name))}" for name in
-          ("phase2_lanes", "phase3_lanes", "recover_lanes" if exact else "recover")), flush=True)
+          ("phase2_lanes", "phase3_lanes", *(("recover_lanes_rows", "recover_lanes") if exact else ("recover",)))),
+          flush=True)
 
 
 def recovery(n: int) -> None:
