@@ -13,6 +13,8 @@ each step of one lanes solve instead (an event after every launch, summed by ste
 
     python3 -m benchmarks.probe_lanes16 16384s
 
+A size ending in "r" times the via recovery alone for each tuning in $LANES_RECOVERY (``recovery``).
+
 ``LANES_TUNING`` (e.g. "lanes_recover_batch=4") probes another tuning.
 """
 
@@ -119,7 +121,49 @@ def steps(n: int) -> None:
         print(f"n={n} {step} by rounds, GPU ms: " + by_rounds(rounds[step]), flush=True)
     k = gpu_fast.kernels(TUNING)
     print(f"n={n} registers a thread: " + ", ".join(f"{name} {registers(getattr(k, name))}" for name in
-          ("phase2_lanes", "phase3_lanes", "recover_lanes" if exact else "recover")), flush=True)
+          ("phase2_lanes", "phase3_lanes", *(("recover_lanes_rows", "recover_lanes") if exact else ("recover",)))),
+          flush=True)
+
+
+def recovery(n: int) -> None:
+    """The via recovery alone after one exact lanes solve, for each tuning change in
+    $LANES_RECOVERY (space-separated; each "key=value,key=value", "-" for none), from the same
+    marks each time: transpose + recovery GPU ms (median of 3), and the vias of 2 M sampled
+    cells checked (a k off both ends with d(i, k) + d(k, j) = d(i, j), or -1 on a direct edge)."""
+    w = graph(n, seed=n)
+    solver = SOLVERS[True]
+    solver.run(w)
+    buf, B = solver.buffers.kept, TUNING.b
+    main, L, V = buf["main"], buf["L"], buf["V"]
+    nb = L.shape[0] // B
+    gpu_fast.launch_rounds(TUNING, buf["W"], L, V, nb, stream=main, lanes=True, tiles=buf["M"])
+    gpu_fast.by_rows(gpu_fast.kernels(TUNING).widen, nb * B, L.shape[1], main)(
+        L, buf["D"], buf["W"], buf["M"], buf["capped"], 0)
+    marks = cuda.device_array_like(V, stream=main)
+    marks.copy_to_device(V, stream=main)
+    main.synchronize()
+    dist = buf["D"].copy_to_host()
+    rng = np.random.default_rng(0)
+    i, j = (rng.integers(0, n, 2_000_000) for _ in range(2))
+    for variant in os.environ.get("LANES_RECOVERY", "-").split():
+        tuning = replace(TUNING, **{key: int(value) for key, value in
+                                    (item.split("=") for item in variant.split(",") if item != "-")})
+        times = []
+        for _ in range(3):
+            V.copy_to_device(marks, stream=main)
+            start, end = cuda.event(), cuda.event()
+            start.record(main)
+            gpu_fast.launch_recovery(tuning, buf["D"], V, buf["T"], nb, stream=main, lanes=(L, buf["TL"]))
+            end.record(main)
+            end.synchronize()
+            times.append(start.elapsed_time(end))
+        via = V.copy_to_host()[i, j]
+        k = np.maximum(via, 0)
+        good = np.where(via >= 0, (k != i) & (k != j) & (dist[i, k] + dist[k, j] == dist[i, j]),
+                        (via == -1) & (np.minimum(w[i, j], INF) == dist[i, j]))
+        print(f"n={n} recovery {variant}: transpose + recover {statistics.median(times):.2f} GPU ms "
+              f"(runs {' '.join(f'{t:.2f}' for t in times)}); sampled vias bad {int((~good).sum())} of {len(via)}",
+              flush=True)
 
 
 def by_rounds(times: list) -> str:
@@ -136,9 +180,11 @@ def by_rounds(times: list) -> str:
 
 if __name__ == "__main__":
     for arg in sys.argv[1:]:
-        size = int(arg.rstrip("us"))
+        size = int(arg.rstrip("usr"))
         if arg.endswith("s"):
             steps(size)
+        elif arg.endswith("r"):
+            recovery(size)
         elif arg.endswith("u"):
             compare(size, 3, unreachable=True)
         else:

@@ -158,6 +158,17 @@ def test_copied_graphs_are_solved_in_16_bit_lanes_where_every_distance_fits():
     assert solver.last_arithmetic == "lanes16"
 
 
+@pytest.mark.parametrize("chunk, staged", [(DEFAULT.threads ** 2, True), (DEFAULT.lanes_recover_chunk, True),
+                                          (DEFAULT.threads ** 2, False)])
+def test_the_lanes_vias_are_recovered_by_rows_in_chunks_staged_or_not(chunk, staged):
+    # One pass of the block a chunk (several chunks a row) or the default; L's row staged in
+    # shared memory (``recover_lanes_rows``) or read where it is (``recover_lanes``). On a GPU
+    # the rows (2B) are shorter than a pass (256 threads): its last threads have no cell.
+    solver = tuned(mapped_max=0, lanes_recover_chunk=chunk, lanes_recover_staged=staged)
+    check(paper_random_graph(B + 3, 60, seed=11), solver)
+    assert solver.last_arithmetic == "lanes16"
+
+
 @pytest.mark.parametrize("graph", ["unreachable vertex", "vertex beyond the cap"])
 def test_pairs_at_the_lanes_cap_are_solved_again_in_int32_on_their_tiles_only(graph):
     # The last vertex (tile column 1 of 2) is reached by nothing, or only from vertex 0 through

@@ -24,7 +24,7 @@ What makes it fast:
   only mark an improved cell with its round; after the last round ``recover`` finds, for each
   marked cell, a k of that round's block with d(i, k) + d(k, j) = d(i, j) in the final
   distances (64 candidates, not n; after an exact 16-bit lanes solve, ``recover_lanes`` tests
-  them two a word on the lanes);
+  them two a word on the lanes, eight a thread from two 16-byte loads, a block per row);
 - one launch for every k-block where the graph is small (a persistent cooperative kernel, one
   grid barrier per k-block: a block with a phase-3 tile also computes the row and column tiles
   it needs), two launches per k-block where it is large; the via recovery after either.

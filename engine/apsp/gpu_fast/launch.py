@@ -151,7 +151,10 @@ def launch_recovery(t: Tuning, D, V, T, nb: int, O=None, N=None, stream=0, after
         L, TL = lanes
         k.transpose_lanes[(nb, nb), tile, stream](L, TL)
         after("transpose")
-        k.recover_lanes[(size // (t.b // 2), size // t.lanes_recover_rows), tile, stream](L, D, V, TL)
+        staged = t.lanes_recover_staged and L.shape[1] <= t.lanes_row_words
+        chunk = t.lanes_recover_chunk
+        (k.recover_lanes_rows if staged else k.recover_lanes)[(size, ceil_div(size, chunk)), tile, stream](
+            L, V, TL, chunk)
     else:
         k.transpose[(nb, nb), tile, stream](D, T)
         after("transpose")

@@ -294,32 +294,60 @@ def candidate_loads(cells, mark, distance, block, candidate, total):
             + [f"        s{c} = {total.format(c=c)}" for c in cells])
 
 
-def recover_lanes_source(t):
+def recover_lanes_source(t, staged=False):
     """``recover`` on an exact lanes solve's L (every distance below CAP) and TL, L transposed
-    lane by lane: a block takes ``lanes_recover_rows`` rows, one row a warp, and B/2 cells of each
-    (their marks and distances staged in shared memory first); a thread tests the candidates
-    2w and 2w + 1 of a cell's round at once, in one sum of two words (lanes below CAP: no carry
-    between them), its loads for ``lanes_recover_batch`` cells issued before any is used. Half
-    the bytes and instructions of int32's recovery a candidate."""
-    words, rows, batch = t.b // 2, t.lanes_recover_rows, range(t.lanes_recover_batch)
-    src = ["@lazy_kernel(SIG_LDVT, cache=CACHE)", "def recover_lanes(L, D, V, TL):",
-           f"    SV = cuda.shared.array(({rows}, {words}), int32)",
-           f"    SE = cuda.shared.array(({rows}, {words}), int32)",
+    lane by lane: a block takes row i and ``chunk`` of its cells (a launch argument, a multiple
+    of the block's threads), in passes of one cell a thread: their marks and distances (from L)
+    staged in shared memory, tested, the vias found written over the staged marks, which go
+    back to V whole (a valid k, or the mark where none was found). A cell's 64 candidates are
+    tested by B/8 threads, eight a thread: one 16-byte load of L's row and one of TL's (the
+    candidates' lanes summed two a word: below CAP, no carry between them), the loads for
+    ``lanes_recover_batch`` cells issued before any is used. With ``staged``
+    (``recover_lanes_rows``), L's row is first copied to shared memory R, and the cells read it
+    there. (n = 16,384 on the H200, transpose + recovery: two candidates a thread, a warp a
+    cell, 30.3 ms, bound by instructions; eight, L's row staged: 17.9 ms; docs/gpu-notes.md.)"""
+    words, threads = t.b // 2, t.threads * t.threads
+    team = words // 4  # threads a cell
+    per = threads // team  # cells a step
+    batch = range(min(t.lanes_recover_batch, team))  # a pass holds threads = per · team cells
+    row, r = ("R", "0") if staged else ("L", "i")
+    src = ["@lazy_kernel(SIG_LVTC, cache=CACHE)", f"def recover_lanes{'_rows' if staged else ''}(L, V, TL, chunk):",
+           f"    SV = cuda.shared.array({threads}, int32)",
+           f"    SE = cuda.shared.array({threads}, int32)",
            "    tid = cuda.threadIdx.y * cuda.blockDim.x + cuda.threadIdx.x",
-           f"    r = tid // {words}", f"    w = tid % {words}",
-           f"    i = cuda.blockIdx.y * {rows} + r", f"    j0 = cuda.blockIdx.x * {words}",
-           "    SV[r, w] = V[i, j0 + w]", "    SE[r, w] = D[i, j0 + w]", "    cuda.syncthreads()",
-           f"    for c0 in range(0, {words}, {len(batch)}):"]
-    src += candidate_loads(batch, "SV[r, c0 + {c}]", "SE[r, c0 + {c}]", words, "w",
-                           "int64(L[i, k{c}]) + TL[j0 + c0 + {c}, k{c}]")
-    for c in batch:
-        src += [f"        if v{c} <= -2:",
-                f"            j = j0 + c0 + {c}",
-                f"            k = 2 * k{c}",
-                f"            if (s{c} & 0xFFFF) == e{c} and k != i and k != j:",
-                "                V[i, j] = k",
-                f"            elif (s{c} >> 16) == e{c} and k + 1 != i and k + 1 != j:",
-                "                V[i, j] = k + 1"]
+           f"    w = tid % {team} * 4",
+           "    i = cuda.blockIdx.x", "    size = V.shape[1]"]
+    if staged:
+        src += [f"    R = cuda.shared.array((1, {t.lanes_row_words}), int32, alignment=16)",
+                f"    for x in range(4 * tid, L.shape[1], {4 * threads}):",
+                "        x0, x1, x2, x3 = load4(L, i, x)", "        store4(R, 0, x, x0, x1, x2, x3)",
+                "    cuda.syncthreads()"]
+    src += ["    j0 = cuda.blockIdx.y * chunk",
+            f"    for c0 in range(j0, min(j0 + chunk, size), {threads}):",
+            "        cell = c0 + tid",
+            "        SV[tid] = V[i, cell] if cell < size else -1",
+            "        if cell < size:",
+            f"            SE[tid] = {row}[{r}, cell // 2] >> (16 * (cell % 2)) & 0xFFFF",
+            "        cuda.syncthreads()"]
+    cells = [f"c1 + {per * b}" for b in batch]
+    src += [f"        for c1 in range(tid // {team}, {threads}, {per * len(batch)}):"]
+    src += [f"            v{b} = SV[{c}]" for b, c in enumerate(cells)]
+    src += [f"            e{b} = SE[{c}]" for b, c in enumerate(cells)]
+    src += [f"            k{b} = (-2 - v{b}) * {words} + w if v{b} <= -2 else w" for b in batch]
+    src += [f"            a{b}_0, a{b}_1, a{b}_2, a{b}_3 = load4({row}, {r}, k{b})" for b in batch]
+    # (A pass past the last row of TL — size not a multiple of the threads — reads its last row.)
+    src += [f"            t{b}_0, t{b}_1, t{b}_2, t{b}_3 = load4(TL, min(c0 + {c}, size - 1), k{b})"
+            for b, c in enumerate(cells)]
+    for b, c in enumerate(cells):
+        for m in range(4):
+            src += [f"            if v{b} <= -2:",
+                    f"                s = int64(a{b}_{m}) + t{b}_{m}", f"                j = c0 + {c}",
+                    f"                k = 2 * (k{b} + {m})",
+                    f"                if (s & 0xFFFF) == e{b} and k != i and k != j:",
+                    f"                    SV[{c}] = k",
+                    f"                elif (s >> 16) == e{b} and k + 1 != i and k + 1 != j:",
+                    f"                    SV[{c}] = k + 1"]
+    src += ["        cuda.syncthreads()", "        if cell < size:", "            V[i, cell] = SV[tid]"]
     return "\n".join(src) + "\n"
 
 
@@ -346,6 +374,7 @@ def kernels_source(t):
         mul_global_source(t, "pairs"),
         phase3_source(t, lanes=True),
         recover_lanes_source(t),
+        recover_lanes_source(t, staged=True),
         SCHEDULE_SOURCE,
         phase2_source(t),
         LANES_SCHEDULE_SOURCE,
@@ -360,7 +389,7 @@ def generated_source(t: Tuning) -> str:
     signatures = {"SIG_PAD": [matrix] * 3, "SIG_ROUND": [matrix, matrix, index, index],
                   "SIG_DT": [matrix] * 2, "SIG_DVT": [matrix] * 3, "SIG_DVTO": [matrix] * 3 + [answer],
                   "SIG_VN": [matrix, "int16[:, ::1]"],
-                  "SIG_PACK": [matrix] * 4, "SIG_LDVT": [matrix] * 4,
+                  "SIG_PACK": [matrix] * 4, "SIG_LVTC": [matrix] * 3 + [index],
                   "SIG_WIDEN": [matrix] * 4 + ["int32[::1]", index], "SIG_TILES": [matrix, matrix, index, index, matrix]}
     source = re.sub(r"\bSIG_\w+\b", lambda m: repr(f"void({', '.join(signatures[m.group()])})"),
                     kernels_source(t)).replace("CACHE", repr(not SIMULATED))

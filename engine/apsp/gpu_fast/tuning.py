@@ -32,10 +32,16 @@ class Tuning:
     # candidate k and row; each thread loads recover_batch cells' operands before testing any.
     recover_columns: int = 32
     recover_batch: int = 2
-    # The same on an exact lanes solve (``recover_lanes``), bound by random 128-byte reads: more
-    # resident threads beat more loads a thread (H100, n = 16,384: 2 cells 29.6 ms at 32 registers,
-    # 4 cells 31.3 ms at 48, 8 cells 34.6 ms at 76).
-    lanes_recover_batch: int = 2
+    # The same on an exact lanes solve (``recover_lanes``): a block per row and
+    # lanes_recover_chunk of its cells (a multiple of threads²), each thread loading
+    # lanes_recover_batch cells' operands before testing any; with lanes_recover_staged, the
+    # row is first copied to shared memory where it fits lanes_row_words words
+    # (``recover_lanes_rows``). (H100, n = 16,384, transpose + recovery: batch 1 15.1 ms,
+    # 2 18.0, 4 22.3; the row read where it is 18.9 at batch 2.)
+    lanes_recover_batch: int = 1
+    lanes_recover_chunk: int = 16384
+    lanes_recover_staged: bool = True
+    lanes_row_words: int = 8192
     # Largest padded size solved by the single persistent launch (0: never; -1: always).
     one_launch_max: int = 1536
     # Padded sizes up to mapped_max read their input from, and write their answer into,
@@ -57,21 +63,18 @@ class Tuning:
     def recover_rows(self) -> int:
         return self.threads * self.threads // self.b
 
-    @property
-    def lanes_recover_rows(self) -> int:
-        return self.threads * self.threads // (self.b // 2)
-
     def kernel_part(self) -> "Tuning":
         """This tuning with only what the kernels' source depends on kept (the rest at the
         defaults): tunings that differ only in thresholds share their compiled kernels."""
         return Tuning(b=self.b, threads=self.threads, cells=self.cells, unroll=self.unroll,
                       small_unroll=self.small_unroll,
                       tile_pad=self.tile_pad, recover_columns=self.recover_columns,
-                      recover_batch=self.recover_batch, lanes_recover_batch=self.lanes_recover_batch)
+                      recover_batch=self.recover_batch, lanes_recover_batch=self.lanes_recover_batch,
+                      lanes_row_words=self.lanes_row_words)
 
 
 SIMULATOR = Tuning(b=16, threads=4, cells=4, unroll=4, recover_columns=8, recover_batch=4,
-                   one_launch_max=10**9)
+                   lanes_recover_chunk=32, lanes_row_words=64, one_launch_max=10**9)
 
 
 def default_tuning() -> Tuning:
