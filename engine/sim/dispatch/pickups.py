@@ -13,7 +13,7 @@ import numba
 import numpy as np
 
 from ..bags import ON_TUG, PENDING, WAITING, Bags
-from ..stops import still_promised
+from ..loop.queues import Queues
 
 STOP_S = 30.0        # hitch/unhitch carts at a stop
 PER_BAG_S = 4.0      # load or unload one bag
@@ -30,7 +30,7 @@ class Pickups:
     def __init__(self, bags: Bags, ldt: np.ndarray, n_nodes: int):
         self.bags = bags
         self.ldt = ldt                                     # latest departure from origin
-        self.queue: list[list[int]] = [[] for _ in range(n_nodes)]
+        self.queues = Queues(n_nodes, len(ldt))              # per node, in arrival order
         self.count = np.zeros(n_nodes, dtype=np.int64)
         self.live = np.zeros(n_nodes, dtype=np.int64)
         self.expired = np.zeros(len(ldt), dtype=bool)     # no longer counted in ``live``
@@ -45,11 +45,9 @@ class Pickups:
 
     def add(self, ids: np.ndarray) -> None:
         nodes = self.bags.set.origin[ids]
-        listed = ids.tolist()
-        for b, p in zip(listed, nodes.tolist()):
-            self.queue[p].append(b)
+        self.queues.append(ids, nodes)
         _tally(ids, nodes, 1, self.count, self.live, self.expired)
-        self._hi = max(self._hi, max(listed) + 1) if listed else self._hi
+        self._hi = max(self._hi, int(ids.max()) + 1) if len(ids) else self._hi
         self.version += 1
 
     def remove(self, ids: np.ndarray, nodes: np.ndarray) -> None:
@@ -67,9 +65,7 @@ class Pickups:
         b = self.bags
         b.reserved[ids] = -1
         origin = b.set.origin
-        for p in np.unique(origin[ids]).tolist():
-            q = set(self.queue[p])
-            self.queue[p].extend(x for x in ids[origin[ids] == p].tolist() if x not in q)
+        self.queues.append(ids, origin[ids])    # those no longer listed go to the end
         np.add.at(self.count, origin[ids], 1)
         fresh = ids[self.ldt[ids] >= t]
         self.expired[fresh] = False     # the sweep in ``expire`` has not reached them yet
@@ -106,14 +102,7 @@ class Pickups:
 
     def available(self, p: int) -> np.ndarray:
         """Unreserved waiting bags at ``p`` in arrival order (compacts the queue)."""
-        q = self.queue[p]
-        if not q:
-            return np.empty(0, dtype=np.int64)
-        ids = still_promised(np.array(q, dtype=np.int64), self.bags.state, self.bags.reserved,
-                             -1)   # promised to no tug
-        if len(ids) < len(q):
-            self.queue[p] = ids.tolist()
-        return ids
+        return self.queues.take(p, self.bags.state, self.bags.reserved)
 
     def live_nodes(self, mask: np.ndarray | None = None) -> np.ndarray:
         """Nodes (of ``mask``, if given) where live bags wait, read-only; kept until the bags
