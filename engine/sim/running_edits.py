@@ -86,7 +86,7 @@ class RunningEdits:
 
     def add_tug(self, depot: int, capacity: int, speed_mps: float, carts: int = 0) -> Tug:
         """A new tug, idle at ``depot`` and free for the next dispatch round."""
-        tug = Tug(len(self.tugs), depot, capacity, speed_mps, depot, carts=carts)
+        tug = self.tug_table.add(depot, capacity, speed_mps, carts)
         self.tugs.append(tug)
         self.capacities = np.append(self.capacities, capacity)
         self._load.append(NO_BAGS)

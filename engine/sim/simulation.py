@@ -27,7 +27,7 @@ from .running_edits import RunningEdits
 from .schedule import (Flight, Schedule, ScheduleParams, generate_flights, make_bags,
                        usable_nodes)
 from .tug_legs import ARRIVE, NO_BAGS, TugLegs
-from .tugs import DRIVING, Tug
+from .tugs import DRIVING, Tug, TugTable
 
 
 @dataclass
@@ -120,13 +120,14 @@ class Simulation(TugLegs, RunningEdits):
         self._origin0, self._dest0 = bagset.origin.copy(), bagset.dest.copy()
         self._flight_gate0 = [f.gate for f in flights]
 
+        self.tug_table = TugTable()
         self.tugs: list[Tug] = []
         for i, (f, d) in enumerate(zip(fleets, depots)):
             count = f.count
             if config.tugs is not None:   # the requested total, shared out over the fleets
                 count = config.tugs // len(fleets) + (1 if i < config.tugs % len(fleets) else 0)
             for _ in range(count):
-                self.tugs.append(Tug(len(self.tugs), d, f.capacity, f.speed_mps, d, carts=f.carts))
+                self.tugs.append(self.tug_table.add(d, f.capacity, f.speed_mps, carts=f.carts))
         self.capacities = np.array([t.capacity for t in self.tugs], dtype=np.int64)
         self._load = [NO_BAGS for _ in self.tugs]   # per tug, the bags on it in loading order
 
