@@ -14,7 +14,7 @@ from .bags import ON_TUG, PENDING
 from .dispatch import Recompute, RouteTables, latest_departure
 from .network import RoadNetwork
 from .schedule import usable_nodes
-from .tug_legs import ARRIVE, NO_BAGS
+from .tug_legs import ARRIVE
 from .tugs import DRIVING, IDLE, Tug
 
 
@@ -89,7 +89,6 @@ class RunningEdits:
         tug = self.tug_table.add(depot, capacity, speed_mps, carts)
         self.tugs.append(tug)
         self.capacities = np.append(self.capacities, capacity)
-        self._load.append(NO_BAGS)
         self.bags.on_tug = np.append(self.bags.on_tug, 0)
         self._free.append(tug.id)
         self._round_version = -1

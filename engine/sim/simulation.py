@@ -26,7 +26,7 @@ from .network import RoadNetwork
 from .running_edits import RunningEdits
 from .schedule import (Flight, Schedule, ScheduleParams, generate_flights, make_bags,
                        usable_nodes)
-from .tug_legs import ARRIVE, NO_BAGS, TugLegs
+from .tug_legs import ARRIVE, TugLegs
 from .tugs import DRIVING, Tug, TugTable
 
 
@@ -129,7 +129,6 @@ class Simulation(TugLegs, RunningEdits):
             for _ in range(count):
                 self.tugs.append(self.tug_table.add(d, f.capacity, f.speed_mps, carts=f.carts))
         self.capacities = np.array([t.capacity for t in self.tugs], dtype=np.int64)
-        self._load = [NO_BAGS for _ in self.tugs]   # per tug, the bags on it in loading order
 
         self.bags = Bags(bagset, self.net.n, len(self.tugs))
         self.pickups = Pickups(self.bags, latest_departure(bagset, self.tables.plain_s), self.net.n)
@@ -275,7 +274,7 @@ class Simulation(TugLegs, RunningEdits):
             raise ConservationError(f"bag {reserved[~promised[reserved]][0]} is promised to a "
                                     "tug that is not coming for it")
         for tug in self.tugs:
-            load = self._load[tug.id]
+            load = self.onboard(tug)
             if (len(load) != self.bags.on_tug[tug.id]
                     or (len(load) and (self.bags.tug[load] != tug.id).any())):
                 raise ConservationError(f"tug {tug.id}'s load list {load.tolist()} does not match "

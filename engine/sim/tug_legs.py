@@ -17,17 +17,9 @@ from .tugs import HANDLING, IDLE, Tug
 ARRIVE, DONE = 0, 1
 
 
-def _frozen(ids: np.ndarray) -> np.ndarray:
-    ids.flags.writeable = False
-    return ids
-
-
-NO_BAGS = _frozen(np.empty(0, dtype=np.int64))
-
-
 class TugLegs:
     """The tug events of ``Simulation`` (a mixin: it needs the day's bags, pickups, tables,
-    dispatcher, tugs, their load lists ``_load`` and the event heap ``_events``)."""
+    dispatcher, tugs (``tug_table``) and the event heap ``_events``)."""
 
     def _schedule(self, t: float, kind: int, tug: Tug) -> None:
         self._seq += 1
@@ -35,12 +27,12 @@ class TugLegs:
 
     def onboard(self, tug: Tug) -> np.ndarray:
         """The bags on ``tug``, in the order they were loaded (read-only)."""
-        return self._load[tug.id]
+        return self.tug_table.row("load", tug.id)
 
     def _unload(self, tug_id: int, ids: np.ndarray) -> None:
         """Bags leave the tug's load (delivered or misconnected on board)."""
-        load = self._load[tug_id]
-        self._load[tug_id] = _frozen(load[~np.isin(load, ids)])
+        load = self.tug_table.row("load", tug_id)
+        self.tug_table.set_row("load", tug_id, load[~np.isin(load, ids)])
 
     def _promised(self, tug: Tug) -> np.ndarray:
         """Bags promised to ``tug`` that still wait for it."""
@@ -99,7 +91,7 @@ class TugLegs:
         tug.node = p = tug.target
         tug.activity = HANDLING
         b, k, cap = self.bags, tug.id, tug.capacity
-        onboard = self._load[k]
+        onboard = self.onboard(tug)
         unloading = count_to(onboard, b.set.dest, p) if len(onboard) else 0
         loading = 0
         if len(tug.pickup):
@@ -129,12 +121,12 @@ class TugLegs:
     def _board(self, tug: Tug, ids: np.ndarray) -> None:
         """Waiting bags ``ids`` loaded onto ``tug``, after those already on it."""
         self.bags.load(ids, tug.id, tug.capacity)
-        self._load[tug.id] = _frozen(np.concatenate([self._load[tug.id], ids]))
+        self.tug_table.set_row("load", tug.id, np.concatenate([self.onboard(tug), ids]))
 
     def _done(self, tug: Tug) -> None:
-        onboard = self._load[tug.id]
+        onboard = self.onboard(tug)
         if len(onboard):
-            self._load[tug.id] = _frozen(self.bags.deliver_at(onboard, tug.node, self.t))
+            self.tug_table.set_row("load", tug.id, self.bags.deliver_at(onboard, tug.node, self.t))
         if self.capacities[tug.id] != tug.capacity:   # a capacity edit waits for the bags aboard
             self.capacities[tug.id] = max(tug.capacity, int(self.bags.on_tug[tug.id]))
         self._dispatch(tug)

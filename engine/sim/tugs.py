@@ -5,7 +5,7 @@ or handling bags at a stop. Positions are interpolated along the road being driv
 can animate them and the tests can check no tug leaves the roads or outruns its speed.
 
 The fleet's state is a ``TugTable`` of arrays (one entry per tug; a leg's route and times, and
-the bags promised to a tug, in rows of 2-D arrays), so a compiled event loop can step it
+the bags promised to and loaded on a tug, in rows of 2-D arrays), so a compiled event loop can step it
 (docs/event-loop.md); a ``Tug`` is a view of one entry, read and written as attributes.
 """
 
@@ -24,10 +24,12 @@ _SCALARS = {"depot": np.int64, "capacity": np.int64, "speed_mps": np.float64,
             "busy_s": np.float64,         # driving + handling seconds, clipped to the run
             "retired": np.bool_,          # out of service: takes no new job (a what-if edit)
             "carts": np.int64,            # stands it can carry bags for at once (0: any)
-            "path_len": np.int64, "times_len": np.int64, "pickup_len": np.int64}
+            "path_len": np.int64, "times_len": np.int64, "pickup_len": np.int64,
+            "load_len": np.int64}
 # per-tug rows: name -> dtype, the length field
 _ROWS = {"path": (np.int64, "path_len"), "times": (np.float64, "times_len"),
-         "pickup": (np.int64, "pickup_len")}   # bags promised to it (reserved), in order
+         "pickup": (np.int64, "pickup_len"),   # bags promised to it (reserved), in order
+         "load": (np.int64, "load_len")}       # bags on it, in the order they were loaded
 
 
 class TugTable:
