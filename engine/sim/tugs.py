@@ -25,11 +25,13 @@ _SCALARS = {"depot": np.int64, "capacity": np.int64, "speed_mps": np.float64,
             "retired": np.bool_,          # out of service: takes no new job (a what-if edit)
             "carts": np.int64,            # stands it can carry bags for at once (0: any)
             "path_len": np.int64, "times_len": np.int64, "pickup_len": np.int64,
-            "load_len": np.int64}
+            "load_len": np.int64,
+            "plan_kind": np.int64, "plan_p": np.int64, "plan_len": np.int64}   # fleet's round
 # per-tug rows: name -> dtype, the length field
 _ROWS = {"path": (np.int64, "path_len"), "times": (np.float64, "times_len"),
          "pickup": (np.int64, "pickup_len"),   # bags promised to it (reserved), in order
-         "load": (np.int64, "load_len")}       # bags on it, in the order they were loaded
+         "load": (np.int64, "load_len"),       # bags on it, in the order they were loaded
+         "plan": (np.int64, "plan_len")}       # bags of the job planned for it this round
 
 
 class TugTable:
@@ -52,12 +54,17 @@ class TugTable:
         self.depot[k] = self.node[k] = depot
         self.capacity[k], self.speed_mps[k], self.carts[k] = capacity, speed_mps, carts
         self.target[k] = -1
+        self.widen(capacity)
         return Tug(self, k)
+
+    def widen(self, width: int) -> None:
+        """Rows at least ``width`` wide (a load never outgrows a tug's largest capacity)."""
+        if width > self.path.shape[1]:
+            self._resize(len(self.node), max(2 * self.path.shape[1], width))
 
     def set_row(self, name: str, k: int, values: np.ndarray) -> None:
         """Row ``name`` of tug ``k`` set to ``values`` (the rows widen to fit)."""
-        if len(values) > getattr(self, name).shape[1]:
-            self._resize(len(self.node), max(2 * getattr(self, name).shape[1], len(values)))
+        self.widen(len(values))
         getattr(self, name)[k, : len(values)] = values
         getattr(self, _ROWS[name][1])[k] = len(values)
 

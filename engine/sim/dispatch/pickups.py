@@ -121,10 +121,9 @@ class Pickups:
         return ids
 
 
-def _swept(ldt: np.ndarray) -> list[float]:
-    """Sorted latest departures as Python floats ending in inf (the sweep needs no bounds
-    check)."""
-    return ldt.tolist() + [math.inf]
+def _swept(ldt: np.ndarray) -> np.ndarray:
+    """Sorted latest departures ending in inf (the sweep needs no bounds check)."""
+    return np.append(ldt.astype(np.float64), math.inf)
 
 
 def urgent_bags(sim, tug, p: int, arrive: float) -> np.ndarray:
