@@ -28,9 +28,8 @@ def _set_row(row, length, k, ids):
 
 
 @numba.njit(cache=True, nogil=True)
-def dispatch(k, S):
+def dispatch(k, B, P, TG, H, R, K, D, I, F, PR):
     """Give a free tug its next leg: deliver what it carries, else fetch bags, else idle."""
-    B, P, TG, I, F = S[0], S[1], S[2], S[7], S[8]
     node, activity, retired, capacity = TG[0], TG[2], TG[6], TG[8]
     pickup, pickup_len = TG[14], TG[15]
     on_tug, reserved = B[6], B[3]
@@ -39,17 +38,17 @@ def dispatch(k, S):
         _set_row(pickup, pickup_len, k, pending)
         if pending.shape[0]:   # a stop on the way came first: now fetch the bags promised
             p = B[1][pending[0]]
-            if on_tug[k] < capacity[k] and not retired[k] and np.isfinite(S[4][4][node[k], p]):
-                return drive(k, p, S)
+            if on_tug[k] < capacity[k] and not retired[k] and np.isfinite(R[4][node[k], p]):
+                return drive(k, p, B, P, TG, H, R, K, D, I, F, PR)
             release(pending, F[F_T], B, P, I)
             pickup_len[k] = 0
     load = TG[16][k, :TG[17][k]]
     if load.shape[0]:
-        target = choose_delivery(k, load, S)
+        target = choose_delivery(k, load, B, P, TG, H, R, K, D, I, F, PR)
         if target >= 0:
-            return drive(k, target, S)
+            return drive(k, target, B, P, TG, H, R, K, D, I, F, PR)
     if not retired[k]:
-        code, p, pick = choose_pickup(k, S)
+        code, p, pick = choose_pickup(k, B, P, TG, H, R, K, D, I, F, PR)
         if code != OK:
             I[I_CONT], I[I_CONT_TUG] = C_DISPATCH, k
             return code
@@ -57,25 +56,24 @@ def dispatch(k, S):
             reserved[pick] = k
             remove_at(pick, p, P, I)
             _set_row(pickup, pickup_len, k, pick)
-            return drive(k, p, S)
+            return drive(k, p, B, P, TG, H, R, K, D, I, F, PR)
     activity[k] = IDLE
     TG[12][k] = 0   # no route
     if not retired[k]:
-        free_ids = S[6][3]
+        free_ids = D[3]
         free_ids[I[I_FREE_N]] = k
         I[I_FREE_N] += 1
     return OK
 
 
 @numba.njit(cache=True, nogil=True)
-def drive(k, target, S):
+def drive(k, target, B, P, TG, H, R, K, D, I, F, PR):
     """Start a leg to ``target``: the policy's route, cut short at a stop on the way."""
-    B, TG, R, H, I, F = S[0], S[2], S[4], S[3], S[7], S[8]
     s = TG[0][k]
-    code, path = route(s, target, B[6][k] > 0, S)
+    code, path = route(s, target, B[6][k] > 0, B, P, TG, H, R, K, D, I, F, PR)
     if code == OK:
         to = target
-        stop = stop_on_the_way(k, path, S)
+        stop = stop_on_the_way(k, path, B, P, TG, H, R, K, D, I, F, PR)
         if stop >= 0:
             path = path[:np.flatnonzero(path == stop)[0] + 1]
             to = stop
@@ -86,9 +84,8 @@ def drive(k, target, S):
 
 
 @numba.njit(cache=True, nogil=True)
-def arrive(k, S):
+def arrive(k, B, P, TG, H, R, K, D, I, F, PR):
     """At a stop: load the bags promised here, and top up; unloading ends the stop (DONE)."""
-    B, P, TG, R, H, I, F = S[0], S[1], S[2], S[4], S[3], S[7], S[8]
     node, target, activity, busy_until, busy_s = TG[0], TG[1], TG[2], TG[3], TG[5]
     capacity, pickup, pickup_len = TG[8], TG[14], TG[15]
     on_tug, now = B[6], F[F_T]
@@ -112,7 +109,7 @@ def arrive(k, S):
     if R[8][p]:
         room = cap - on_tug[k]
         if room > 0:
-            extra = top_up(k, p, S)[:room]
+            extra = top_up(k, p, B, P, TG, H, R, K, D, I, F, PR)[:room]
             if extra.shape[0]:
                 remove_at(extra, p, P, I)
                 board(k, extra, TG, B, I)
@@ -126,34 +123,32 @@ def arrive(k, S):
 
 
 @numba.njit(cache=True, nogil=True)
-def done(k, S):
+def done(k, B, P, TG, H, R, K, D, I, F, PR):
     """The stop ends: bags for here delivered, a capacity cut applied once the bags fit, and
     the tug dispatched."""
-    B, TG, I, F = S[0], S[2], S[7], S[8]
     capacity, capacities = TG[8], TG[9]
     if TG[17][k]:
         deliver(k, TG[0][k], F[F_T], TG, B, I)
     if capacities[k] != capacity[k]:   # a capacity edit waits for the bags aboard
         capacities[k] = max(capacity[k], B[6][k])
-    return dispatch(k, S)
+    return dispatch(k, B, P, TG, H, R, K, D, I, F, PR)
 
 
 @numba.njit(cache=True, nogil=True)
-def bags_ready(t, S):
+def bags_ready(t, B, P, TG, H, R, K, D, I, F, PR):
     """Bags ready by ``t`` start waiting at their origin."""
-    ready, I = S[6][0], S[7]
+    ready, I = D[0], I
     lo = hi = I[I_READY_PTR]
     while ready[hi] <= t:
         hi += 1
-    appear(np.arange(lo, hi), S[0], S[1], I)
+    appear(np.arange(lo, hi), B, P, I)
     I[I_READY_PTR] = hi
 
 
 @numba.njit(cache=True, nogil=True)
-def deadlines_pass(t, S):
+def deadlines_pass(t, B, P, TG, H, R, K, D, I, F, PR):
     """Bags whose deadline is ``t`` or earlier and not yet delivered are misconnected,
     waiting or on a tug."""
-    B, P, TG, D, I = S[0], S[1], S[2], S[6], S[7]
     deadlines, order = D[1], D[2]
     state, reserved, tug, origin = B[0], B[3], B[2], B[9]
     lo = hi = I[I_DEADLINE_PTR]

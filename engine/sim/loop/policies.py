@@ -37,10 +37,9 @@ def _load(k, TG):
 
 
 @numba.njit(cache=True, nogil=True)
-def urgent(k, p, arrive, S):
+def urgent(k, p, arrive, B, P, TG, H, R, K, D, I, F, PR):
     """``urgent_bags``: bags at ``p`` that can still leave in time if loaded at ``arrive``, most
     urgent first, as many as fit."""
-    B, P, TG = S[0], S[1], S[2]
     ids = available(p, B, P)
     if ids.shape[0] == 0:
         return ids
@@ -51,8 +50,7 @@ def urgent(k, p, arrive, S):
 
 
 @numba.njit(cache=True, nogil=True)
-def within_carts(k, ids, S):
-    B, TG = S[0], S[2]
+def within_carts(k, ids, B, P, TG, H, R, K, D, I, F, PR):
     carts = TG[7][k]
     if not carts or ids.shape[0] == 0:
         return ids
@@ -61,30 +59,28 @@ def within_carts(k, ids, S):
 
 
 @numba.njit(cache=True, nogil=True)
-def baseline_select(k, p, S):
+def baseline_select(k, p, B, P, TG, H, R, K, D, I, F, PR):
     """The baseline's bags at ``p``: first come first served, as many as fit."""
-    B, TG = S[0], S[2]
     room = TG[8][k] - B[6][k]
-    return within_carts(k, available(p, B, S[1]), S)[:max(room, 0)]
+    return within_carts(k, available(p, B, P), B, P, TG, H, R, K, D, I, F, PR)[:max(room, 0)]
 
 
 @numba.njit(cache=True, nogil=True)
-def top_up(k, p, S):
+def top_up(k, p, B, P, TG, H, R, K, D, I, F, PR):
     """Bags a tug takes where it stops, beside those promised to it."""
-    if S[7][I_POLICY] == BASELINE:
-        return baseline_select(k, p, S)
-    return urgent(k, p, S[8][F_T], S)
+    if I[I_POLICY] == BASELINE:
+        return baseline_select(k, p, B, P, TG, H, R, K, D, I, F, PR)
+    return urgent(k, p, F[F_T], B, P, TG, H, R, K, D, I, F, PR)
 
 
 @numba.njit(cache=True, nogil=True)
-def choose_delivery(k, ids, S):
+def choose_delivery(k, ids, B, P, TG, H, R, K, D, I, F, PR):
     """The stand to deliver to next (-1: none of ``ids`` can make it)."""
-    B, TG, R, I, F = S[0], S[2], S[4], S[7], S[8]
     dest, deadline, s, now = B[10], B[11], TG[0][k], F[F_T]
     plain, plain_s = R[4], R[5]
     policy = I[I_POLICY]
     if policy == FLEET:
-        return _first_stand(ids, dest, deadline, plain_s, s, now, S[6][5], S[6][6])
+        return _first_stand(ids, dest, deadline, plain_s, s, now, D[5], D[6])
     if policy == EDF:
         eta = now + plain_s[s][dest[ids]] + STOP_S
         ok = ids[deadline[ids] >= eta]
@@ -101,25 +97,24 @@ def choose_delivery(k, ids, S):
 
 
 @numba.njit(cache=True, nogil=True)
-def choose_pickup(k, S):
+def choose_pickup(k, B, P, TG, H, R, K, D, I, F, PR):
     """(code, pickup, bags): where an empty-handed tug fetches bags (-1: nowhere)."""
-    policy = S[7][I_POLICY]
+    policy = I[I_POLICY]
     if policy == FLEET:
-        return _fleet_pickup(k, S)
-    B, P, TG, R, PR = S[0], S[1], S[2], S[4], S[9]
-    capacity, s, now = TG[8][k], TG[0][k], S[8][F_T]
+        return _fleet_pickup(k, B, P, TG, H, R, K, D, I, F, PR)
+    capacity, s, now = TG[8][k], TG[0][k], F[F_T]
     if B[6][k] >= capacity:
         return OK, -1, _NONE
     plain, plain_s, pickable = R[4], R[5], R[8]
     if policy == EDF:
         bnode = B[1]
-        ids = free(B, S[7])
+        ids = free(B, I)
         ids = ids[pickable[bnode[ids]]]
         arrive = now + plain_s[s][bnode[ids]]
         ids = ids[P[3][ids] >= arrive + STOP_S]
         for b in ids[lexsort2(ids, B[11][ids])][:8]:
             p = bnode[b]
-            pick = urgent(k, p, now + plain_s[s, p], S)
+            pick = urgent(k, p, now + plain_s[s, p], B, P, TG, H, R, K, D, I, F, PR)
             if pick.shape[0]:
                 return OK, p, pick
         return OK, -1, _NONE
@@ -129,7 +124,7 @@ def choose_pickup(k, S):
         keep = np.isfinite(d)
         cands, d = cands[keep], d[keep]
         for i in lexsort2(cands, d)[:8]:
-            ids = baseline_select(k, cands[i], S)
+            ids = baseline_select(k, cands[i], B, P, TG, H, R, K, D, I, F, PR)
             if ids.shape[0]:
                 return OK, cands[i], ids
         return OK, -1, _NONE
@@ -138,25 +133,24 @@ def choose_pickup(k, S):
     cands = cands[np.isfinite(plain_s[s][cands])]
     if cands.shape[0] == 0:
         return OK, -1, _NONE
-    if S[5][0][s] >= 0 and must_refresh(S[7], S[8]):
+    if K[0][s] >= 0 and must_refresh(I, F):
         return REFRESH, -1, _NONE
-    code, bag = bag_dist(s, cands, R, S[5], S[7])
+    code, bag = bag_dist(s, cands, R, K, I)
     if code != OK:
         return code, -1, _NONE
     arrive = now + plain_s[s][cands]
     score = bag / DECISECONDS - PR[P_BONUS] * np.minimum(live[cands], capacity)
     for i in lexsort2(cands, score)[:int(PR[P_CANDIDATES])]:
-        ids = urgent(k, cands[i], arrive[i], S)
+        ids = urgent(k, cands[i], arrive[i], B, P, TG, H, R, K, D, I, F, PR)
         if ids.shape[0]:
             return OK, cands[i], ids
     return OK, -1, _NONE
 
 
 @numba.njit(cache=True, nogil=True)
-def _fleet_pickup(k, S):
+def _fleet_pickup(k, B, P, TG, H, R, K, D, I, F, PR):
     """The fleet's job for tug ``k``: its entry of this round's plan, else the cheapest job for
     it alone (``TIED``: a tie that Python's ``_best_job_tied`` breaks)."""
-    B, P, TG, R, I, F, PR = S[0], S[1], S[2], S[4], S[7], S[8], S[9]
     plan_kind, plan_p, plan, plan_len = TG[18], TG[19], TG[20], TG[21]
     kind = plan_kind[k]
     if kind == PLAN_JOB or kind == PLAN_NOJOB:
@@ -182,9 +176,8 @@ def _fleet_pickup(k, S):
 
 
 @numba.njit(cache=True, nogil=True)
-def route(i, j, loaded, S):
+def route(i, j, loaded, B, P, TG, H, R, K, D, I, F, PR):
     """(code, route) i -> j by the policy in force."""
-    R, K, I, F, PR = S[4], S[5], S[7], S[8], S[9]
     policy = I[I_POLICY]
     bag_routes = PR[P_BAG_ROUTES] != 0
     if (policy != FLEET and policy != SHORTEST) or not bag_routes or (policy == FLEET and loaded):
@@ -200,9 +193,8 @@ def route(i, j, loaded, S):
 
 
 @numba.njit(cache=True, nogil=True)
-def stop_on_the_way(k, path, S):
+def stop_on_the_way(k, path, B, P, TG, H, R, K, D, I, F, PR):
     """The node inside ``path`` to stop at first for bags on the way (-1: none)."""
-    B, P, TG, R, I, F, PR = S[0], S[1], S[2], S[4], S[7], S[8], S[9]
     policy, now = I[I_POLICY], F[F_T]
     live, pickable = P[1], R[8]
     if policy == FLEET:
@@ -216,7 +208,7 @@ def stop_on_the_way(k, path, S):
                                  2 * (STOP_S + PER_BAG_S * promised.shape[0]), live, pickable)
         slack -= now
         for q in stops:
-            ids = urgent(k, q, now + plain_s[s, q], S)
+            ids = urgent(k, q, now + plain_s[s, q], B, P, TG, H, R, K, D, I, F, PR)
             late = plain_s[s, q] + plain_s[q, p] + STOP_S + PER_BAG_S * ids.shape[0]
             if ids.shape[0] and late <= slack - PR[P_MARGIN]:
                 return q
@@ -227,6 +219,6 @@ def stop_on_the_way(k, path, S):
     ldt = P[3]
     for p in inner[(live[inner] > 0) & pickable[inner]]:
         ids = available(p, B, P)
-        if within_carts(k, ids[ldt[ids] >= now + STOP_S], S).shape[0]:
+        if within_carts(k, ids[ldt[ids] >= now + STOP_S], B, P, TG, H, R, K, D, I, F, PR).shape[0]:
             return p
     return -1

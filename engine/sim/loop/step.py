@@ -26,9 +26,8 @@ from .legs import arrive, bags_ready, deadlines_pass, dispatch, done, drive
 
 
 @numba.njit(cache=True, nogil=True)
-def next_time(S):
+def next_time(B, P, TG, H, R, K, D, I, F, PR):
     """When something is next due (``Simulation._next_time``)."""
-    H, D, I, F = S[3], S[6], S[7], S[8]
     t = D[0][I[I_READY_PTR]]
     if H[4][0] and H[0][0] < t:
         t = H[0][0]
@@ -41,24 +40,23 @@ def next_time(S):
 
 
 @numba.njit(cache=True, nogil=True)
-def _resume(S):
+def _resume(B, P, TG, H, R, K, D, I, F, PR):
     """Finish the dispatch or drive a return interrupted."""
-    I = S[7]
     kind, k, target = I[I_CONT], I[I_CONT_TUG], I[I_CONT_TARGET]
     I[I_CONT] = C_NONE
     if kind == C_DISPATCH:
-        return dispatch(k, S)
-    return drive(k, target, S)
+        return dispatch(k, B, P, TG, H, R, K, D, I, F, PR)
+    return drive(k, target, B, P, TG, H, R, K, D, I, F, PR)
 
 
 @numba.njit(cache=True, nogil=True)
 def advance(S, t_end):
     """Everything due up to ``t_end``; see the module's docstring."""
-    B, P, H, D, I, F = S[0], S[1], S[3], S[6], S[7], S[8]
+    B, P, TG, H, R, K, D, I, F, PR = S
     while True:
         phase = I[I_PHASE]
         if phase == PH_NEXT:
-            t = next_time(S)
+            t = next_time(B, P, TG, H, R, K, D, I, F, PR)
             if t > t_end:
                 return END
             F[F_CUR] = t
@@ -69,25 +67,25 @@ def advance(S, t_end):
         if phase == PH_SAMPLED:
             F[F_T] = t
             if D[0][I[I_READY_PTR]] <= t:
-                bags_ready(t, S)
+                bags_ready(t, B, P, TG, H, R, K, D, I, F, PR)
             if F[F_NEXT_EXPIRY] < t:
                 expire(t, B, P, I, F)
             phase = I[I_PHASE] = PH_EVENTS
         if phase == PH_EVENTS:
             if I[I_CONT] != C_NONE:
-                code = _resume(S)
+                code = _resume(B, P, TG, H, R, K, D, I, F, PR)
                 if code != OK:
                     return code
             while H[4][0] and H[0][0] <= t:
                 _, _, kind, k = pop(H[0], H[1], H[2], H[3], H[4])
                 if kind == ARRIVE:
-                    arrive(k, S)
+                    arrive(k, B, P, TG, H, R, K, D, I, F, PR)
                 else:
-                    code = done(k, S)
+                    code = done(k, B, P, TG, H, R, K, D, I, F, PR)
                     if code != OK:
                         return code
             if D[1][I[I_DEADLINE_PTR]] <= t:
-                deadlines_pass(t, S)
+                deadlines_pass(t, B, P, TG, H, R, K, D, I, F, PR)
             if not (I[I_FREE_N] and t >= F[F_NEXT_ROUND]
                     and I[I_PK_VERSION] != I[I_ROUND_VERSION]):
                 I[I_PHASE] = PH_NEXT
@@ -104,18 +102,18 @@ def advance(S, t_end):
                 return PLAN
         # a dispatch round: each free tug in turn, those the plan leaves idle stay free
         if I[I_CONT] != C_NONE:
-            code = _resume(S)
+            code = _resume(B, P, TG, H, R, K, D, I, F, PR)
             if code != OK:
                 return code
             I[I_ROUND_POS] += 1
-        plan_kind = S[2][18]
+        plan_kind = TG[18]
         while I[I_ROUND_POS] < I[I_ROUND_N]:
             k = D[4][I[I_ROUND_POS]]
             if I[I_POLICY] == FLEET and plan_kind[k] == PLAN_IDLE:
                 D[3][I[I_FREE_N]] = k
                 I[I_FREE_N] += 1
             else:
-                code = dispatch(k, S)
+                code = dispatch(k, B, P, TG, H, R, K, D, I, F, PR)
                 if code != OK:
                     return code
             I[I_ROUND_POS] += 1
