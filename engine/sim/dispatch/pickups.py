@@ -20,7 +20,8 @@ PER_BAG_S = 4.0      # load or unload one bag
 
 
 class Pickups:
-    """Waiting bags not yet promised to a tug, per node in arrival order.
+    """Waiting bags not yet promised to a tug, per node in arrival order (the compiled loop adds,
+    removes, releases and expires them: ``engine/sim/loop/bagops.py``).
 
     ``count``: unpromised waiting bags per node. ``live``: those of them that can still make their
     deadline from where they wait (latest departure not passed) — what the bag-aware cost counts,
@@ -35,60 +36,17 @@ class Pickups:
         self.live = np.zeros(n_nodes, dtype=np.int64)
         self.expired = np.zeros(len(ldt), dtype=bool)     # no longer counted in ``live``
         self._order = np.lexsort((np.arange(len(ldt)), ldt))
-        self._ldt_sorted = _swept(ldt[self._order])       # the sweep in ``expire`` reads these
+        self._ldt_sorted = _swept(ldt[self._order])       # the expiry sweep reads these
         self._ptr = 0
-        self.next_expiry = self._ldt_sorted[0]            # ``expire`` has work after this time
+        self.next_expiry = self._ldt_sorted[0]            # the sweep has work after this time
         self._lo = self._hi = 0                            # ``free`` looks at bags lo..hi-1
         self.version = 0
         self._nodes_key: tuple = (None, None)             # ``live_nodes``' cache: version, mask
         self._nodes = np.empty(0, dtype=np.int64)
 
-    def add(self, ids: np.ndarray) -> None:
-        nodes = self.bags.set.origin[ids]
-        self.queues.append(ids, nodes)
-        _tally(ids, nodes, 1, self.count, self.live, self.expired)
-        self._hi = max(self._hi, int(ids.max()) + 1) if len(ids) else self._hi
-        self.version += 1
-
-    def remove(self, ids: np.ndarray, nodes: np.ndarray) -> None:
-        """Bags that stop being available (promised, loaded, or misconnected while waiting),
-        waiting at ``nodes`` (one per bag)."""
-        if len(ids):
-            _tally(ids, nodes, -1, self.count, self.live, self.expired)
-            self.expired[ids] = True
-            self.version += 1
-
-    def release(self, ids: np.ndarray, t: float) -> None:
-        """Promised bags a tug will not fetch after all: available again to every tug."""
-        if not len(ids):
-            return
-        b = self.bags
-        b.reserved[ids] = -1
-        origin = b.set.origin
-        self.queues.append(ids, origin[ids])    # those no longer listed go to the end
-        np.add.at(self.count, origin[ids], 1)
-        fresh = ids[self.ldt[ids] >= t]
-        self.expired[fresh] = False     # the sweep in ``expire`` has not reached them yet
-        np.add.at(self.live, origin[fresh], 1)
-        self.version += 1
-
-    def expire(self, t: float) -> None:
-        """Bags whose latest departure has passed stop counting as live."""
-        hi, ldt = self._ptr, self._ldt_sorted
-        while ldt[hi] < t:
-            hi += 1
-        if hi == self._ptr:
-            return
-        ids = self._order[self._ptr:hi]
-        self._ptr = hi
-        self.next_expiry = ldt[hi]
-        b = self.bags
-        if _expire(ids, self.expired, b.state, b.reserved, b.node, self.live):
-            self.version += 1
-
     def retime(self, ldt: np.ndarray, t: float) -> None:
         """New latest departures (an edit changed the roads or the bags' gates): ``live`` and the
-        sweep of ``expire`` re-derived at time ``t`` as if these had held all along."""
+        expiry sweep re-derived at time ``t`` as if these had held all along."""
         b = self.bags
         self.ldt = ldt
         self._order = np.lexsort((np.arange(len(ldt)), ldt))
@@ -100,9 +58,11 @@ class Pickups:
         self.live = np.bincount(b.node[free & ~self.expired], minlength=len(self.live))
         self.version += 1
 
-    def available(self, p: int) -> np.ndarray:
-        """Unreserved waiting bags at ``p`` in arrival order (compacts the queue)."""
-        return self.queues.take(p, self.bags.state, self.bags.reserved)
+    def arrays(self) -> tuple:
+        """What the compiled loop's moves take (``engine/sim/loop/bagops.py``)."""
+        q = self.queues
+        return (self.count, self.live, self.expired, self.ldt, self._order, self._ldt_sorted,
+                q.head, q.tail, q.nxt, q.queued)
 
     def live_nodes(self, mask: np.ndarray | None = None) -> np.ndarray:
         """Nodes (of ``mask``, if given) where live bags wait, read-only; kept until the bags
@@ -126,26 +86,11 @@ def _swept(ldt: np.ndarray) -> np.ndarray:
     return np.append(ldt.astype(np.float64), math.inf)
 
 
-def urgent_bags(sim, tug, p: int, arrive: float) -> np.ndarray:
-    """Bags at ``p`` that can still make their deadline if loaded at ``arrive``, most urgent
-    first, as many as the tug has room for and its carts allow. Bags already lost are left for
-    the deadline (no tug chases them)."""
-    ids = sim.pickups.available(p)
-    if not len(ids):
-        return ids
-    room = max(0, tug.capacity - int(sim.bags.on_tug[tug.id]))
-    carried = sim.onboard(tug) if tug.carts else _NONE
-    return _urgent(ids, sim.pickups.ldt, arrive + STOP_S, sim.bags.set.dest, carried, tug.carts,
-                   room)
-
-
-_NONE = np.empty(0, dtype=np.int64)
-
-
 @numba.njit(cache=True, nogil=True)
 def _urgent(ids, ldt, leave, dest, carried, carts, room):
-    """``urgent_bags`` past ``available``: the bags of ``ids`` that can leave at ``leave``, by
-    latest departure then id, that fit the carts (``carts`` 0: any), at most ``room``."""
+    """The bags a tug takes at a stop (``loop.policies.urgent``): the bags of ``ids`` that can
+    leave at ``leave``, by latest departure then id, that fit the carts (``carts`` 0: any), at
+    most ``room``. Bags already lost are left for the deadline (no tug chases them)."""
     ids = ids[ldt[ids] >= leave]
     ids = ids[np.argsort(ids, kind="mergesort")]
     ids = ids[np.argsort(ldt[ids], kind="mergesort")]
@@ -194,7 +139,7 @@ def _fits_carts(dests, carried, carts):
 
 @numba.njit(cache=True, nogil=True)
 def _expire(ids, expired, state, reserved, node, live):
-    """``Pickups.expire`` for the bags ``ids`` whose latest departure passed: each counted in
+    """Expiry (``loop.bagops.expire``) of the bags ``ids`` whose latest departure passed: each counted in
     ``live`` no more; whether one waiting unpromised left it."""
     changed = False
     for b in ids:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from ..bags import (_FROM_OPEN, _FROM_PENDING, _FROM_WAITING, _NO_NODES, _OK,
+from ..bags import (_FROM_OPEN, ConservationError, _FROM_PENDING, _FROM_WAITING, _NO_NODES, _OK,
                     MISCONNECTED, ON_TUG, WAITING, _deliver_kernel, _move_kernel)
 from ..dispatch.pickups import _expire, _free_from, _tally
 from .codes import F_NEXT_EXPIRY, I_BAGS_VERSION, I_CREATED, I_PK_HI, I_PK_LO, I_PK_PTR, I_PK_VERSION
@@ -24,7 +24,7 @@ def move(ids, allowed, new, t, set_time, to_node, to_tug, B, I):
                                                state, node, tug, reserved, done_time, at_node,
                                                on_tug, counts, mark)
     if code != _OK:
-        raise ValueError("conservation: a bag listed twice or moved from a wrong state")
+        raise ConservationError("a bag listed twice in one move, or moved from a wrong state")
     I[I_CREATED] += created
     I[I_BAGS_VERSION] += version
 
@@ -110,7 +110,7 @@ def board(k, ids, TG, B, I):
     capacity, load, load_len = TG[8], TG[16], TG[17]
     on_tug = B[6]
     if on_tug[k] + ids.shape[0] > capacity[k]:
-        raise ValueError("conservation: a tug would carry more than its capacity")
+        raise ConservationError("a tug would carry more than its capacity")
     move(ids, _FROM_WAITING, ON_TUG, np.nan, False, _NO_NODES, k, B, I)
     n = load_len[k]
     load[k, n:n + ids.shape[0]] = ids
@@ -126,7 +126,7 @@ def deliver(k, p, t, TG, B, I):
         load[k, :load_len[k]], B[10], p, t, state, node, tug, reserved, done_time, at_node,
         on_tug, counts, mark)
     if code != _OK:
-        raise ValueError("conservation: a delivered bag was not on the tug")
+        raise ConservationError("a delivered bag was not on the tug")
     I[I_CREATED] += created
     I[I_BAGS_VERSION] += version
     load[k, :rest.shape[0]] = rest

@@ -169,11 +169,8 @@ class DayLoop:
     def state(self, sim):
         """The tuple ``step.advance`` takes (see its module)."""
         b, pk, tt, tables, net = sim.bags, sim.pickups, sim.tug_table, sim.tables, sim.net
-        q = pk.queues
-        B = (b.state, b.node, b.tug, b.reserved, b.done_time, b.at_node, b.on_tug, b.counts,
-             b._mark, b.set.origin, b.set.dest, b.set.deadline)
-        P = (pk.count, pk.live, pk.expired, pk.ldt, pk._order, pk._ldt_sorted, q.head, q.tail,
-             q.nxt, q.queued)
+        B = b.arrays()
+        P = pk.arrays()
         TG = (tt.node, tt.target, tt.activity, tt.busy_until, tt.distance_m, tt.busy_s,
               tt.retired, tt.carts, tt.capacity, sim.capacities, tt.path, tt.times, tt.path_len,
               tt.times_len, tt.pickup, tt.pickup_len, tt.load, tt.load_len, tt.plan_kind,
