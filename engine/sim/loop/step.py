@@ -23,6 +23,7 @@ from .codes import (ARRIVE, C_DISPATCH, C_NONE, CHECK, END, F_CUR, F_NEXT_EXPIRY
 from .bagops import expire
 from .heap import pop
 from .legs import arrive, bags_ready, deadlines_pass, dispatch, done, drive
+from .unowned import unowned
 
 
 @numba.njit(cache=True, nogil=True)
@@ -53,6 +54,9 @@ def _resume(B, P, TG, H, R, K, D, I, F, PR):
 def advance(S, t_end):
     """Everything due up to ``t_end``; see the module's docstring."""
     B, P, TG, H, R, K, D, I, F, PR = S
+    B, P, TG, H, R, K, D = unowned(B), unowned(P), unowned(TG), unowned(H), unowned(R), \
+        unowned(K), unowned(D)
+    I, F, PR = unowned(I), unowned(F), unowned(PR)
     while True:
         phase = I[I_PHASE]
         if phase == PH_NEXT:
