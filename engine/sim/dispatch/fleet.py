@@ -45,13 +45,15 @@ class FleetDispatcher(Dispatcher):
         """Assign the free empty tugs to jobs together (the loop hands out ``_plan``).
         Returns the tugs left without a job (they stay idle this round)."""
         self._plan = {}
-        tugs = [t for t in tugs if not t.retired and not len(t.pickup)
-                and sim.bags.on_tug[t.id] == 0]
+        tt, on_tug = sim.tug_table, sim.bags.on_tug
+        ids = np.array([t.id for t in tugs], dtype=np.int64)   # read as arrays: a round has many
+        ids = ids[~tt.retired[ids] & (tt.pickup_len[ids] == 0) & (on_tug[ids] == 0)]
+        tugs = [sim.tugs[k] for k in ids.tolist()]
         if len(tugs) < 2:
             return set()
-        jobs = _Jobs(sim, max(t.capacity for t in tugs))
+        jobs = _Jobs(sim, int(tt.capacity[ids].max()))
         if jobs.n:
-            cost, done = self._costs(sim, tugs, jobs)
+            cost, done = self._costs(sim, ids, jobs)
             rows, cols = linear_sum_assignment(cost)
             for i, j in zip(rows.tolist(), cols.tolist()):
                 if cost[i, j] < _FORBIDDEN:
@@ -91,11 +93,11 @@ class FleetDispatcher(Dispatcher):
         near[cands] = True
         return near
 
-    def _costs(self, sim, tugs, jobs: _Jobs):
-        plain_s = sim.tables.plain_s
-        nodes = np.array([t.node for t in tugs], dtype=np.int64)
-        room = np.array([t.capacity - sim.bags.on_tug[t.id] for t in tugs], dtype=np.int64)
-        drive = plain_s[nodes[:, None], jobs.p]
+    def _costs(self, sim, ids: np.ndarray, jobs: _Jobs):
+        """Cost and completion time of each (tug ``ids``, job) pair."""
+        plain_s, tt = sim.tables.plain_s, sim.tug_table
+        room = tt.capacity[ids] - sim.bags.on_tug[ids]
+        drive = plain_s[tt.node[ids][:, None], jobs.p]
         keep = _nearest(drive, self.candidates)
         return _pair_costs(drive, keep, room, plain_s[jobs.p, jobs.d], jobs.start, jobs.end,
                            jobs.deadline, sim.t, self.reward_s, self.slack_weight)
