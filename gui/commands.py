@@ -118,6 +118,8 @@ def run(args) -> int:
                 print(f"simulation at {k['t']:.0f} s: {k['created']} bags created, "
                       f"{k['waiting']} waiting, {k['delivered']} delivered, "
                       f"{k['misconnected']} misconnected; status: {window.status_text()}")
+                if args.race:   # the status bar may hold another message: say it plainly
+                    print(f"race: {window.timing_plot.race_note() or 'no recompute raced'}")
             outcome["code"] = 0
         else:
             print(f"could not write {args.screenshot}", file=sys.stderr)
