@@ -7,8 +7,7 @@ about a quarter of a day's CPU (benchmarks/sweep_day_phases.py).
 A table is kept under a digest of everything its solve reads (each input array's bytes, dtype and
 shape, and the variant), so roads changed by a what-if edit, another speed or another airport is
 another key, never a stale table. Kept tables are read-only, so no day can change another's.
-Off (the default: the app, ``simulate``), every solve runs and the log shows its own time; the
-tables are read-only either way.
+Off (the default: the app, ``simulate``), every solve runs and the log shows its own time.
 """
 
 from __future__ import annotations
@@ -52,12 +51,9 @@ def solved_once(kind: str, variant: str, inputs: tuple[np.ndarray, ...],
     """``solve()``: (its tables, a dataclass with ``variant``, ``seconds`` and ``note``). While
     keeping is on, the tables come back read-only, and a solve of the same ``kind``, ``variant``
     and ``inputs`` (by content) done before in this process is not run again: its tables come
-    back with ``seconds`` the look-up's and a ``note`` saying where they came from. Off or on, the
-    tables come back read-only: the compiled day loop then has one version for both (Numba
-    compiles a read-only array's callers apart, a minute more on a cold cache)."""
+    back with ``seconds`` the look-up's and a ``note`` saying where they came from."""
     if not getattr(_state, "on", False):
-        tables, info = solve()
-        return tuple(_frozen(t) for t in tables), info
+        return solve()
     start = time.perf_counter()
     key = _digest(kind, variant, inputs)
     with _lock:
