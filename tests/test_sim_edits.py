@@ -25,15 +25,20 @@ def day(airport, until=7200.0, hours=8, **kw):
 
 
 def record_legs(sim):
-    """Every leg started from now on: (tug id, path)."""
+    """Every leg started from now on: (tug id, path), as a checked run (``run_until(...,
+    check=True)``) shows them after each due time (a leg that drives a road outlasts it)."""
     legs = []
-    original = sim._drive
+    started = {t.id: float(t.times[0]) for t in sim.tugs if t.activity == DRIVING}
+    check = sim.check
 
-    def drive(tug, target, path=None):
-        original(tug, target, path)
-        legs.append((tug.id, tug.path.copy()))
+    def checked():
+        check()
+        for tug in sim.tugs:
+            if tug.activity == DRIVING and started.get(tug.id) != float(tug.times[0]):
+                started[tug.id] = float(tug.times[0])
+                legs.append((tug.id, tug.path.copy()))
 
-    sim._drive = drive
+    sim.check = checked
     return legs
 
 

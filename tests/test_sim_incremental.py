@@ -5,7 +5,11 @@ import pytest
 
 from engine.apsp import solve
 from engine.airport.layout_io import bundled_airports, load_airport
-from engine.sim.bags import PENDING, WAITING, Bags, ConservationError
+from engine.sim.bags import (_FROM_ON_TUG, _FROM_WAITING, _NO_NODES, DELIVERED, ON_TUG, PENDING,
+                             WAITING, Bags, ConservationError)
+from engine.sim.dispatch import Pickups
+from engine.sim.loop.bagops import appear, move
+from engine.sim.loop.codes import I_CREATED, N_I
 from engine.sim.keygraph import KeyGraph
 from engine.sim.network import RoadNetwork, Router
 from engine.sim.schedule import BagSet
@@ -70,12 +74,14 @@ def test_a_refused_bag_move_changes_nothing():
     bagset = BagSet(*(np.zeros(3, dtype=t) for t in (np.int64, np.int64, float, float,
                                                       np.int8, np.int64)))
     bags = Bags(bagset, n_nodes=2, n_tugs=1)
-    bags.appear(np.array([0, 1]))
+    B, I = bags.arrays(), np.zeros(N_I, dtype=np.int64)
+    appear(np.array([0, 1]), B, Pickups(bags, np.zeros(3), 2).arrays(), I)
+    bags.created = int(I[I_CREATED])
     before = [a.copy() for a in (bags.state, bags.node, bags.at_node, bags.counts)]
-    with pytest.raises(ConservationError):
-        bags.load(np.array([1, 2]), 0, capacity=5)    # bag 2 never appeared
-    with pytest.raises(ConservationError):
-        bags.deliver(np.array([0, 0]), 10.0)          # listed twice
+    with pytest.raises(ConservationError):   # bag 2 never appeared
+        move(np.array([1, 2]), _FROM_WAITING, ON_TUG, np.nan, False, _NO_NODES, 0, B, I)
+    with pytest.raises(ConservationError):   # listed twice
+        move(np.array([0, 0]), _FROM_ON_TUG, DELIVERED, 10.0, True, _NO_NODES, -1, B, I)
     after = [bags.state, bags.node, bags.at_node, bags.counts]
     assert all(np.array_equal(a, b) for a, b in zip(before, after))
     assert bags.state.tolist() == [WAITING, WAITING, PENDING] and bags.created == 2

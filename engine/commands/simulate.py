@@ -8,6 +8,7 @@ edits; options given on the command line override its values.
 
 from __future__ import annotations
 
+import gc
 import sys
 import time
 from dataclasses import replace
@@ -96,6 +97,7 @@ def run(args) -> int:
     except ValueError as exc:
         print(f"simulate: {exc}", file=sys.stderr)
         return 2
+    gc.freeze()   # the built day lives to the end: collections need not scan it again and again
     chunk = 600.0
     while not sim.finished:
         try:

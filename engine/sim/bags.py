@@ -2,8 +2,9 @@
 
 A bag enters the simulation when it becomes ready; from then on it is in exactly one of
 WAITING (at a node), ON_TUG, DELIVERED, MISCONNECTED. The last two are final. Every move goes
-through one method here, which refuses a move from the wrong state, so a bag can be neither lost
-nor counted twice; ``check()`` re-derives every count from the per-bag arrays.
+through one kernel here (the methods below, and the day's compiled loop:
+``engine/sim/loop/bagops.move``), which refuses a move from the wrong state, so a bag can be
+neither lost nor counted twice; ``check()`` re-derives every count from the per-bag arrays.
 """
 
 from __future__ import annotations
@@ -37,6 +38,12 @@ class Bags:
         self.created = 0
         self.version = 0                                  # bumps whenever at_node changes
         self._mark = np.zeros(n, dtype=np.bool_)          # scratch: duplicate check in a move
+
+    def arrays(self) -> tuple:
+        """What the compiled loop's moves take (``engine/sim/loop/bagops.py``)."""
+        return (self.state, self.node, self.tug, self.reserved, self.done_time, self.at_node,
+                self.on_tug, self.counts, self._mark, self.set.origin, self.set.dest,
+                self.set.deadline)
 
     def _move(self, ids: np.ndarray, expect: np.ndarray, new: int, t: float | None = None,
               to_node: np.ndarray | None = None, to_tug: int = -1) -> None:
@@ -196,7 +203,7 @@ def split_to(ids, dest, p):
 @numba.njit(cache=True, nogil=True)
 def _deliver_kernel(load, dest, p, t, state, node, tug, reserved, done_time, at_node, on_tug,
                     counts, mark):
-    """``Bags.deliver_at``: the move of the bags for ``p`` and the rest of ``load``."""
+    """A tug's stop: the move of the bags of its ``load`` for ``p``, and the rest of it."""
     at, rest = split_to(load, dest, p)
     code, bad, created, version = _OK, -1, 0, 0
     if at.shape[0]:

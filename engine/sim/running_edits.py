@@ -4,7 +4,6 @@ new roads, closed gates, tugs added, retired, resized or sent to a new depot.
 
 from __future__ import annotations
 
-import heapq
 from dataclasses import replace
 
 import numpy as np
@@ -14,7 +13,7 @@ from .bags import ON_TUG, PENDING
 from .dispatch import Recompute, RouteTables, latest_departure
 from .network import RoadNetwork
 from .schedule import usable_nodes
-from .tug_legs import ARRIVE, NO_BAGS
+from .loop.codes import ARRIVE
 from .tugs import DRIVING, IDLE, Tug
 
 
@@ -60,9 +59,8 @@ class RunningEdits:
                       np.concatenate([times[:s], times[s] + rel]), target)
         tug.distance_m += length - old_len
         tug.busy_s += float(rel[-1] - old_rel[-1])
-        self._events = [e for e in self._events if e[3] != tug.id]
-        heapq.heapify(self._events)
-        self._schedule(tug.busy_until, ARRIVE, tug)
+        self.loop.heap.drop_tug(tug.id)
+        self.loop.schedule(tug.busy_until, ARRIVE, tug.id)
 
     def set_gate_map(self, gate_map: dict[int, int]) -> None:
         """Closed gates, each with the gate taking its flights (node indices; chains followed):
@@ -86,27 +84,30 @@ class RunningEdits:
 
     def add_tug(self, depot: int, capacity: int, speed_mps: float, carts: int = 0) -> Tug:
         """A new tug, idle at ``depot`` and free for the next dispatch round."""
-        tug = Tug(len(self.tugs), depot, capacity, speed_mps, depot, carts=carts)
+        tug = self.tug_table.add(depot, capacity, speed_mps, carts)
         self.tugs.append(tug)
         self.capacities = np.append(self.capacities, capacity)
-        self._load.append(NO_BAGS)
         self.bags.on_tug = np.append(self.bags.on_tug, 0)
-        self._free.append(tug.id)
-        self._round_version = -1
+        self.loop.grow(len(self.tugs))
+        self.loop.set_free(self.loop.free() + [tug.id])
+        self.loop.new_round()
         return tug
 
     def set_in_service(self, tug: Tug, on: bool) -> None:
         """A retired tug takes no new job: it delivers what it carries, then parks where it is."""
         tug.retired = not on
-        if tug.activity == IDLE and on and tug.id not in self._free:
-            self._free.append(tug.id)
-            self._round_version = -1
-        elif tug.activity == IDLE and not on and tug.id in self._free:
-            self._free.remove(tug.id)
+        free = self.loop.free()
+        if tug.activity == IDLE and on and tug.id not in free:
+            self.loop.set_free(free + [tug.id])
+            self.loop.new_round()
+        elif tug.activity == IDLE and not on and tug.id in free:
+            free.remove(tug.id)
+            self.loop.set_free(free)
 
     def set_capacity(self, tug: Tug, capacity: int) -> None:
         """Less room applies once the bags aboard fit (they are never put down on the road)."""
         tug.capacity = capacity
+        self.tug_table.widen(capacity)
         self.capacities[tug.id] = max(capacity, int(self.bags.on_tug[tug.id]))
 
     def send(self, tug: Tug, node: int) -> None:
@@ -114,6 +115,8 @@ class RunningEdits:
         if (tug.activity != IDLE or tug.retired or tug.node == node
                 or not np.isfinite(self.tables.plain[tug.node, node])):
             return
-        if tug.id in self._free:
-            self._free.remove(tug.id)
+        free = self.loop.free()
+        if tug.id in free:
+            free.remove(tug.id)
+            self.loop.set_free(free)
         self._drive(tug, node, self.tables.plain_route(tug.node, node))

@@ -3,12 +3,13 @@
 Event-driven inside a step: bags become ready, tugs reach stops and finish handling, deadlines pass
 (a bag not delivered by its deadline is misconnected, wherever it is). Idle tugs are dispatched in
 rounds every ``dispatch_tick_s`` simulated seconds; a tug that finishes a stop is dispatched at
-once. Nothing depends on wall-clock time, so the same inputs and seed give the same day.
+once. Nothing depends on wall-clock time, so the same inputs and seed give the same day. The
+events run in one compiled loop (``engine.sim.loop``, docs/event-loop.md) that returns here for
+what only Python does: a KPI sample, the fleet's round plan, a bag-aware solve.
 """
 
 from __future__ import annotations
 
-import heapq
 import math
 import time
 from dataclasses import dataclass, replace
@@ -17,7 +18,7 @@ from typing import Callable
 import numpy as np
 
 from ..airport.layout import Airport
-from .bags import ON_TUG, WAITING, Bags, ConservationError
+from .bags import Bags, ConservationError
 from .bound import unavoidable
 from .dispatch import (DEFAULT_POLICY, Pickups, RecomputePolicy, RouteTables, latest_departure,
                        make_dispatcher)
@@ -26,8 +27,9 @@ from .network import RoadNetwork
 from .running_edits import RunningEdits
 from .schedule import (Flight, Schedule, ScheduleParams, generate_flights, make_bags,
                        usable_nodes)
-from .tug_legs import ARRIVE, NO_BAGS, TugLegs
-from .tugs import DRIVING, Tug
+from .loop.driver import DayLoop
+from .tug_legs import TugLegs
+from .tugs import DRIVING, Tug, TugTable
 
 
 @dataclass
@@ -120,34 +122,28 @@ class Simulation(TugLegs, RunningEdits):
         self._origin0, self._dest0 = bagset.origin.copy(), bagset.dest.copy()
         self._flight_gate0 = [f.gate for f in flights]
 
+        self.tug_table = TugTable()
         self.tugs: list[Tug] = []
         for i, (f, d) in enumerate(zip(fleets, depots)):
             count = f.count
             if config.tugs is not None:   # the requested total, shared out over the fleets
                 count = config.tugs // len(fleets) + (1 if i < config.tugs % len(fleets) else 0)
             for _ in range(count):
-                self.tugs.append(Tug(len(self.tugs), d, f.capacity, f.speed_mps, d, carts=f.carts))
+                self.tugs.append(self.tug_table.add(d, f.capacity, f.speed_mps, carts=f.carts))
         self.capacities = np.array([t.capacity for t in self.tugs], dtype=np.int64)
-        self._load = [NO_BAGS for _ in self.tugs]   # per tug, the bags on it in loading order
 
         self.bags = Bags(bagset, self.net.n, len(self.tugs))
         self.pickups = Pickups(self.bags, latest_departure(bagset, self.tables.plain_s), self.net.n)
         self.unavoidable = unavoidable(self.net, bagset, self.pickable,
                                        sorted({t.depot for t in self.tugs}))
-        self._ready_ptr = 0
         self._deadline_order = np.lexsort((np.arange(len(bagset)), bagset.deadline))
-        self._deadline_ptr = 0
-        # the event scans read Python floats (a day makes ~10^5 of these look-ups), each list
-        # ending in inf so a scan needs no bounds check
-        self._ready = bagset.ready.tolist() + [math.inf]
-        self._deadlines = bagset.deadline[self._deadline_order].tolist() + [math.inf]
-        self._events: list[tuple[float, int, int, int]] = []
-        self._seq = 0
-        self._free: list[int] = [t.id for t in self.tugs]     # idle, to dispatch next round
-        self._next_round = 0.0
-        self._round_version = -1
+        # when bags become ready and their deadlines, each ending in inf (no bounds check)
+        self._ready = np.append(bagset.ready.astype(np.float64), math.inf)
+        self._deadlines = np.append(bagset.deadline[self._deadline_order].astype(np.float64),
+                                    math.inf)
         self.series: list[dict] = []
         self._next_sample = 0.0
+        self.loop = DayLoop(self)   # the events, the free tugs, where the loop stopped
         self.wall_s = time.perf_counter() - start
 
     # -- stepping ------------------------------------------------------------------------------
@@ -159,13 +155,7 @@ class Simulation(TugLegs, RunningEdits):
         """Process every event up to ``t_end``; with ``check``, verify conservation after each."""
         start = time.perf_counter()
         t_end = min(t_end, self.end_time)
-        while True:
-            t = self._next_time()
-            if t > t_end:
-                break
-            self._advance(t)
-            if check:
-                self.check()
+        self.loop.run(self, t_end, check)
         self.t = max(self.t, t_end)
         self._sample_up_to(self.t)
         self.wall_s += time.perf_counter() - start
@@ -173,81 +163,6 @@ class Simulation(TugLegs, RunningEdits):
     @property
     def finished(self) -> bool:
         return self.t >= self.end_time
-
-    def _next_time(self) -> float:
-        t = self._ready[self._ready_ptr]
-        if self._events and self._events[0][0] < t:
-            t = self._events[0][0]
-        if self._deadlines[self._deadline_ptr] < t:
-            t = self._deadlines[self._deadline_ptr]
-        if self._free and self.pickups.version != self._round_version:
-            t = min(t, max(self._next_round, self.t))
-        return float(t)
-
-    def _advance(self, t: float) -> None:
-        """Everything due at ``t``, in this order: a KPI sample, bags becoming ready, live bags
-        expiring, tugs reaching stops and finishing them, deadlines passing, a dispatch round
-        (the checks first: most times only a tug's event is due)."""
-        if self._next_sample <= t:
-            self._sample_up_to(t)
-        self.t = t
-        if self._ready[self._ready_ptr] <= t:
-            self._bags_ready(t)
-        pickups = self.pickups
-        if pickups.next_expiry < t:
-            pickups.expire(t)
-        events, tugs = self._events, self.tugs
-        while events and events[0][0] <= t:
-            _, _, kind, k = heapq.heappop(events)
-            if kind == ARRIVE:
-                self._arrive(tugs[k])
-            else:
-                self._done(tugs[k])
-        if self._deadlines[self._deadline_ptr] <= t:
-            self._deadlines_pass(t)
-        if self._free and t >= self._next_round and pickups.version != self._round_version:
-            self._round(t)
-
-    def _bags_ready(self, t: float) -> None:
-        """Bags ready by ``t`` start waiting at their origin."""
-        lo = hi = self._ready_ptr
-        while self._ready[hi] <= t:
-            hi += 1
-        ids = np.arange(lo, hi)
-        self.bags.appear(ids)
-        self.pickups.add(ids)
-        self._ready_ptr = hi
-
-    def _deadlines_pass(self, t: float) -> None:
-        """Bags whose deadline is ``t`` or earlier and not yet delivered are misconnected,
-        waiting or on a tug."""
-        lo = hi = self._deadline_ptr
-        while self._deadlines[hi] <= t:
-            hi += 1
-        ids = self._deadline_order[lo:hi]
-        self._deadline_ptr = hi
-        b = self.bags
-        st = b.state[ids]
-        ids = ids[(st == WAITING) | (st == ON_TUG)]
-        on_tugs = ids[b.state[ids] == ON_TUG]
-        waiting_free = ids[(b.state[ids] == WAITING) & (b.reserved[ids] < 0)]
-        self.pickups.remove(waiting_free, b.set.origin[waiting_free])
-        for k in np.unique(b.tug[on_tugs]).tolist():
-            self._unload(k, on_tugs)
-        b.misconnect(ids, t)
-
-    def _round(self, t: float) -> None:
-        """A dispatch round: the dispatcher plans for the free tugs together, then each is
-        dispatched in turn; those it has no job for stay free."""
-        self._round_version = self.pickups.version
-        free, self._free = self._free, []
-        idle = self.dispatcher.plan(self, [self.tugs[k] for k in free])
-        for k in free:
-            if k in idle:   # no job for it this round: it stays idle, still free
-                self._free.append(k)
-            else:
-                self._dispatch(self.tugs[k])
-        self._next_round = t + self.config.dispatch_tick_s
 
     def _recomputed(self, keys, result, started: float) -> None:
         if self.on_recompute is not None:
@@ -274,7 +189,7 @@ class Simulation(TugLegs, RunningEdits):
             raise ConservationError(f"bag {reserved[~promised[reserved]][0]} is promised to a "
                                     "tug that is not coming for it")
         for tug in self.tugs:
-            load = self._load[tug.id]
+            load = self.onboard(tug)
             if (len(load) != self.bags.on_tug[tug.id]
                     or (len(load) and (self.bags.tug[load] != tug.id).any())):
                 raise ConservationError(f"tug {tug.id}'s load list {load.tolist()} does not match "

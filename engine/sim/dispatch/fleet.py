@@ -20,8 +20,7 @@ import numba
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
-from ..bags import WAITING
-from .pickups import PER_BAG_S, STOP_S, _fits_carts, urgent_bags, within_carts
+from .pickups import PER_BAG_S, STOP_S, _fits_carts, within_carts
 from .rules import Dispatcher
 
 _FORBIDDEN = 1e12
@@ -43,16 +42,18 @@ class FleetDispatcher(Dispatcher):
         self._plan: dict[int, tuple[int, np.ndarray]] = {}   # tug id -> its job this round
 
     def plan(self, sim, tugs) -> set[int]:
-        """Assign the free empty tugs to jobs together; ``choose_pickup`` hands out the plan.
+        """Assign the free empty tugs to jobs together (the loop hands out ``_plan``).
         Returns the tugs left without a job (they stay idle this round)."""
         self._plan = {}
-        tugs = [t for t in tugs if not t.retired and not len(t.pickup)
-                and sim.bags.on_tug[t.id] == 0]
+        tt, on_tug = sim.tug_table, sim.bags.on_tug
+        ids = np.array([t.id for t in tugs], dtype=np.int64)   # read as arrays: a round has many
+        ids = ids[~tt.retired[ids] & (tt.pickup_len[ids] == 0) & (on_tug[ids] == 0)]
+        tugs = [sim.tugs[k] for k in ids.tolist()]
         if len(tugs) < 2:
             return set()
-        jobs = _Jobs(sim, max(t.capacity for t in tugs))
+        jobs = _Jobs(sim, int(tt.capacity[ids].max()))
         if jobs.n:
-            cost, done = self._costs(sim, tugs, jobs)
+            cost, done = self._costs(sim, ids, jobs)
             rows, cols = linear_sum_assignment(cost)
             for i, j in zip(rows.tolist(), cols.tolist()):
                 if cost[i, j] < _FORBIDDEN:
@@ -60,33 +61,10 @@ class FleetDispatcher(Dispatcher):
                                               jobs.saved(j, done[i, j], tugs[i]))
         return {t.id for t in tugs} - self._plan.keys()
 
-    def choose_pickup(self, sim, tug):
-        if tug.id not in self._plan:   # a tug free between rounds, or carrying bags
-            return self._best_job(sim, tug)
-        p, ids = self._plan.pop(tug.id)   # planned this round
-        b = sim.bags
-        ids = ids[(b.state[ids] == WAITING) & (b.reserved[ids] < 0)]
-        return (p, ids) if len(ids) else None
-
-    def _best_job(self, sim, tug):
-        """The cheapest job for one tug (as ``plan`` would cost it), or None; its bags are free
-        now, as the jobs were just grouped from the free bags. One compiled pass unless a tie
-        straddles the k-th nearest pickup or job (``_best_job_tied``)."""
-        room = int(tug.capacity - sim.bags.on_tug[tug.id])
-        if room <= 0:
-            return None
-        pk, b = sim.pickups, sim.bags
-        status, p, ids = _one_job(
-            pk.live_nodes(), pk.free(), sim.pickable, sim.tables.plain_s, tug.node,
-            self.candidates, b.node, b.set.dest, b.set.deadline, pk.ldt, sim.t + STOP_S,
-            max(tug.capacity, 1), room, b.set.dest[sim.onboard(tug)], tug.carts, sim.t,
-            self.reward_s, self.slack_weight)
-        if status == _TIED:
-            return self._best_job_tied(sim, tug, room)
-        return (p, ids) if status == _FOUND else None
-
     def _best_job_tied(self, sim, tug, room: int):
-        """``_best_job`` where ``np.argpartition`` picks among tied pickups or jobs."""
+        """The cheapest job for one tug where ``np.argpartition`` picks among tied pickups or
+        jobs (the compiled loop's ``_one_job`` answers every other case and returns here for
+        these)."""
         jobs = _Jobs(sim, tug.capacity, self._near(sim, tug.node))
         if not jobs.n:
             return None
@@ -115,57 +93,21 @@ class FleetDispatcher(Dispatcher):
         near[cands] = True
         return near
 
-    def _costs(self, sim, tugs, jobs: _Jobs):
-        plain_s = sim.tables.plain_s
-        nodes = np.array([t.node for t in tugs], dtype=np.int64)
-        room = np.array([t.capacity - sim.bags.on_tug[t.id] for t in tugs], dtype=np.int64)
-        drive = plain_s[nodes[:, None], jobs.p]
+    def _costs(self, sim, ids: np.ndarray, jobs: _Jobs):
+        """Cost and completion time of each (tug ``ids``, job) pair."""
+        plain_s, tt = sim.tables.plain_s, sim.tug_table
+        room = tt.capacity[ids] - sim.bags.on_tug[ids]
+        drive = plain_s[tt.node[ids][:, None], jobs.p]
         keep = _nearest(drive, self.candidates)
         return _pair_costs(drive, keep, room, plain_s[jobs.p, jobs.d], jobs.start, jobs.end,
                            jobs.deadline, sim.t, self.reward_s, self.slack_weight)
 
-    def route(self, sim, i: int, j: int, loaded: bool = False) -> np.ndarray:
-        """Empty, the bag-aware route (it passes waiting bags); loaded, the quickest."""
-        if loaded or not self.bag_routes:
-            return sim.tables.plain_route(i, j)
-        sim.tables.refresh(sim.t, sim.pickups.live, sim.pickups.version)
-        path = sim.tables.bag_route(i, j)
-        if sim.net.leg_times(path)[0][-1] > sim.tables.plain_s[i, j] + self.detour_s:
-            return sim.tables.plain_route(i, j)
-        return path
-
-    def stop_on_the_way(self, sim, tug, path: np.ndarray) -> int | None:
-        """On the way to its pickup, the first node where bags wait that fit the tug's carts,
-        if stopping there still leaves every bag promised to it on time."""
-        promised = tug.pickup
-        if not self.bag_routes or len(path) < 3 or not len(promised) or sim.bags.on_tug[tug.id]:
-            return None
-        b, plain_s, pk = sim.bags.set, sim.tables.plain_s, sim.pickups
-        s, p = int(path[0]), int(path[-1])
-        slack, stops = _stops_on(path, promised, b.dest, b.deadline, plain_s,
-                                 2 * (STOP_S + PER_BAG_S * len(promised)), pk.live, sim.pickable)
-        slack -= sim.t
-        for q in stops.tolist():
-            ids = urgent_bags(sim, tug, q, sim.t + plain_s[s, q])
-            late = plain_s[s, q] + plain_s[q, p] + STOP_S + PER_BAG_S * len(ids)
-            if len(ids) and late <= slack - self.margin_s:
-                return q
-        return None
-
-    def choose_delivery(self, sim, tug, ids: np.ndarray) -> int | None:
-        """The first stand of the visiting order (of up to 4 stands) that delivers the most bags
-        on time, then soonest; None when no bag on board can still make it."""
-        b = sim.bags.set
-        best = _first_stand(ids, b.dest, b.deadline, sim.tables.plain_s, tug.node, sim.t,
-                            _ORDERS, _ORDERS_AT)
-        return None if best < 0 else best
-
 
 @numba.njit(cache=True, nogil=True)
 def _stops_on(path, promised, dest, deadline, plain_s, handling, live, pickable):
-    """For ``stop_on_the_way``: the least slack of the promised bags when the tug goes straight
-    to its pickup (the path's end) and on to their stands, and the path's inner nodes where live
-    bags wait."""
+    """For the fleet's stop on the way (``loop.policies``): the least slack of the promised bags
+    when the tug goes straight to its pickup (the path's end) and on to their stands, and the
+    path's inner nodes where live bags wait."""
     p = path[-1]
     slack = np.inf
     for b in promised:
@@ -187,7 +129,8 @@ _ORDERS_AT = np.cumsum([0, 1, 2, 6, 24])
 
 @numba.njit(cache=True, nogil=True)
 def _first_stand(ids, dest, deadline, plain_s, at, now, orders, orders_at):
-    """See ``FleetDispatcher.choose_delivery``; more than 4 stands: the nearest; -1: none."""
+    """The fleet's delivery: the first stand of the visiting order (of up to 4 stands) that
+    delivers the most bags on time, then soonest; more than 4 stands: the nearest; -1: none."""
     alive = ids[deadline[ids] >= now + plain_s[at, dest[ids]] + STOP_S]
     if alive.shape[0] == 0:
         return -1
@@ -336,7 +279,7 @@ _NONE_FOUND, _FOUND, _TIED = 0, 1, 2
 @numba.njit(cache=True, nogil=True)
 def _one_job(live_nodes, free, pickable, plain_s, s, k, node, dest, deadline, ldt, earliest,
              size, room, carried, carts, now, reward, slack_weight):
-    """``FleetDispatcher._best_job`` in one pass: (status, pickup, bags), status ``_TIED``
+    """The fleet's job for one tug in one pass: (status, pickup, bags), status ``_TIED``
     (nothing decided) where a tie straddles the ``k``-th nearest pickup or job."""
     none = np.empty(0, dtype=np.int64)
     near = live_nodes

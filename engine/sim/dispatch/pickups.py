@@ -13,14 +13,15 @@ import numba
 import numpy as np
 
 from ..bags import ON_TUG, PENDING, WAITING, Bags
-from ..stops import still_promised
+from ..loop.queues import Queues
 
 STOP_S = 30.0        # hitch/unhitch carts at a stop
 PER_BAG_S = 4.0      # load or unload one bag
 
 
 class Pickups:
-    """Waiting bags not yet promised to a tug, per node in arrival order.
+    """Waiting bags not yet promised to a tug, per node in arrival order (the compiled loop adds,
+    removes, releases and expires them: ``engine/sim/loop/bagops.py``).
 
     ``count``: unpromised waiting bags per node. ``live``: those of them that can still make their
     deadline from where they wait (latest departure not passed) — what the bag-aware cost counts,
@@ -30,69 +31,22 @@ class Pickups:
     def __init__(self, bags: Bags, ldt: np.ndarray, n_nodes: int):
         self.bags = bags
         self.ldt = ldt                                     # latest departure from origin
-        self.queue: list[list[int]] = [[] for _ in range(n_nodes)]
+        self.queues = Queues(n_nodes, len(ldt))              # per node, in arrival order
         self.count = np.zeros(n_nodes, dtype=np.int64)
         self.live = np.zeros(n_nodes, dtype=np.int64)
         self.expired = np.zeros(len(ldt), dtype=bool)     # no longer counted in ``live``
         self._order = np.lexsort((np.arange(len(ldt)), ldt))
-        self._ldt_sorted = _swept(ldt[self._order])       # the sweep in ``expire`` reads these
+        self._ldt_sorted = _swept(ldt[self._order])       # the expiry sweep reads these
         self._ptr = 0
-        self.next_expiry = self._ldt_sorted[0]            # ``expire`` has work after this time
+        self.next_expiry = self._ldt_sorted[0]            # the sweep has work after this time
         self._lo = self._hi = 0                            # ``free`` looks at bags lo..hi-1
         self.version = 0
         self._nodes_key: tuple = (None, None)             # ``live_nodes``' cache: version, mask
         self._nodes = np.empty(0, dtype=np.int64)
 
-    def add(self, ids: np.ndarray) -> None:
-        nodes = self.bags.set.origin[ids]
-        listed = ids.tolist()
-        for b, p in zip(listed, nodes.tolist()):
-            self.queue[p].append(b)
-        _tally(ids, nodes, 1, self.count, self.live, self.expired)
-        self._hi = max(self._hi, max(listed) + 1) if listed else self._hi
-        self.version += 1
-
-    def remove(self, ids: np.ndarray, nodes: np.ndarray) -> None:
-        """Bags that stop being available (promised, loaded, or misconnected while waiting),
-        waiting at ``nodes`` (one per bag)."""
-        if len(ids):
-            _tally(ids, nodes, -1, self.count, self.live, self.expired)
-            self.expired[ids] = True
-            self.version += 1
-
-    def release(self, ids: np.ndarray, t: float) -> None:
-        """Promised bags a tug will not fetch after all: available again to every tug."""
-        if not len(ids):
-            return
-        b = self.bags
-        b.reserved[ids] = -1
-        origin = b.set.origin
-        for p in np.unique(origin[ids]).tolist():
-            q = set(self.queue[p])
-            self.queue[p].extend(x for x in ids[origin[ids] == p].tolist() if x not in q)
-        np.add.at(self.count, origin[ids], 1)
-        fresh = ids[self.ldt[ids] >= t]
-        self.expired[fresh] = False     # the sweep in ``expire`` has not reached them yet
-        np.add.at(self.live, origin[fresh], 1)
-        self.version += 1
-
-    def expire(self, t: float) -> None:
-        """Bags whose latest departure has passed stop counting as live."""
-        hi, ldt = self._ptr, self._ldt_sorted
-        while ldt[hi] < t:
-            hi += 1
-        if hi == self._ptr:
-            return
-        ids = self._order[self._ptr:hi]
-        self._ptr = hi
-        self.next_expiry = ldt[hi]
-        b = self.bags
-        if _expire(ids, self.expired, b.state, b.reserved, b.node, self.live):
-            self.version += 1
-
     def retime(self, ldt: np.ndarray, t: float) -> None:
         """New latest departures (an edit changed the roads or the bags' gates): ``live`` and the
-        sweep of ``expire`` re-derived at time ``t`` as if these had held all along."""
+        expiry sweep re-derived at time ``t`` as if these had held all along."""
         b = self.bags
         self.ldt = ldt
         self._order = np.lexsort((np.arange(len(ldt)), ldt))
@@ -104,16 +58,11 @@ class Pickups:
         self.live = np.bincount(b.node[free & ~self.expired], minlength=len(self.live))
         self.version += 1
 
-    def available(self, p: int) -> np.ndarray:
-        """Unreserved waiting bags at ``p`` in arrival order (compacts the queue)."""
-        q = self.queue[p]
-        if not q:
-            return np.empty(0, dtype=np.int64)
-        ids = still_promised(np.array(q, dtype=np.int64), self.bags.state, self.bags.reserved,
-                             -1)   # promised to no tug
-        if len(ids) < len(q):
-            self.queue[p] = ids.tolist()
-        return ids
+    def arrays(self) -> tuple:
+        """What the compiled loop's moves take (``engine/sim/loop/bagops.py``)."""
+        q = self.queues
+        return (self.count, self.live, self.expired, self.ldt, self._order, self._ldt_sorted,
+                q.head, q.tail, q.nxt, q.queued)
 
     def live_nodes(self, mask: np.ndarray | None = None) -> np.ndarray:
         """Nodes (of ``mask``, if given) where live bags wait, read-only; kept until the bags
@@ -132,32 +81,16 @@ class Pickups:
         return ids
 
 
-def _swept(ldt: np.ndarray) -> list[float]:
-    """Sorted latest departures as Python floats ending in inf (the sweep needs no bounds
-    check)."""
-    return ldt.tolist() + [math.inf]
-
-
-def urgent_bags(sim, tug, p: int, arrive: float) -> np.ndarray:
-    """Bags at ``p`` that can still make their deadline if loaded at ``arrive``, most urgent
-    first, as many as the tug has room for and its carts allow. Bags already lost are left for
-    the deadline (no tug chases them)."""
-    ids = sim.pickups.available(p)
-    if not len(ids):
-        return ids
-    room = max(0, tug.capacity - int(sim.bags.on_tug[tug.id]))
-    carried = sim.onboard(tug) if tug.carts else _NONE
-    return _urgent(ids, sim.pickups.ldt, arrive + STOP_S, sim.bags.set.dest, carried, tug.carts,
-                   room)
-
-
-_NONE = np.empty(0, dtype=np.int64)
+def _swept(ldt: np.ndarray) -> np.ndarray:
+    """Sorted latest departures ending in inf (the sweep needs no bounds check)."""
+    return np.append(ldt.astype(np.float64), math.inf)
 
 
 @numba.njit(cache=True, nogil=True)
 def _urgent(ids, ldt, leave, dest, carried, carts, room):
-    """``urgent_bags`` past ``available``: the bags of ``ids`` that can leave at ``leave``, by
-    latest departure then id, that fit the carts (``carts`` 0: any), at most ``room``."""
+    """The bags a tug takes at a stop (``loop.policies.urgent``): the bags of ``ids`` that can
+    leave at ``leave``, by latest departure then id, that fit the carts (``carts`` 0: any), at
+    most ``room``. Bags already lost are left for the deadline (no tug chases them)."""
     ids = ids[ldt[ids] >= leave]
     ids = ids[np.argsort(ids, kind="mergesort")]
     ids = ids[np.argsort(ldt[ids], kind="mergesort")]
@@ -206,7 +139,7 @@ def _fits_carts(dests, carried, carts):
 
 @numba.njit(cache=True, nogil=True)
 def _expire(ids, expired, state, reserved, node, live):
-    """``Pickups.expire`` for the bags ``ids`` whose latest departure passed: each counted in
+    """Expiry (``loop.bagops.expire``) of the bags ``ids`` whose latest departure passed: each counted in
     ``live`` no more; whether one waiting unpromised left it."""
     changed = False
     for b in ids:

@@ -96,26 +96,9 @@ class RouteTables:
             self.bag_counts = counts.copy()
             self._bag_version, self._bag_time = version, t
 
-    def bag_dist(self, t: float, counts: np.ndarray, version: int, s: int,
-                 nodes: np.ndarray) -> np.ndarray:
-        """Bag-aware distances (deciseconds) from key node ``s`` to key ``nodes`` (plain travel
-        time from a junction, where an edit may leave a tug)."""
-        if self.keys.kidx[s] < 0:
-            return self.plain[s, nodes]
-        self.refresh(t, counts, version)
-        return self.keys.dist(s, nodes)
-
     def plain_route(self, i: int, j: int) -> np.ndarray:
         return self.plain_routes.route(i, j)
 
     @functools.cached_property
     def plain_routes(self) -> Router:
         return self.net.router(self.plain_w, self.plain)
-
-    def bag_route(self, i: int, j: int) -> np.ndarray:
-        k = self.keys
-        if k is None or not k.solved or k.kidx[i] < 0 or k.kidx[j] < 0:
-            return self.plain_route(i, j)
-        path = self.keys.route(i, j)
-        return path if len(path) else self.plain_route(i, j)
-
