@@ -123,7 +123,7 @@ class LiveDay(QObject):
         self.kpi_plots.drawn.connect(self.panel.show_counts)   # the plots' frame, not a newer one
         p.frame.connect(self._on_frame)
         p.failed.connect(lambda m: self.status.error("Simulation failed", m, dialog=False))
-        p.waiting.connect(self.status.set)   # until the day is loaded
+        p.waiting.connect(lambda text: self.status.held() or self.status.set(text))
         p.playingChanged.connect(self._on_playing_changed)
         p.finished.connect(lambda: self.status.set("The simulated day is over: restart (R) or "
                                                    "open another airport."))

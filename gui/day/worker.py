@@ -43,6 +43,7 @@ from ..workers import ENGINE_LOCK, WorkerThread
 
 WAITING_FOR_LOOP = ("Compiling the simulation for this machine (first use, about a minute of "
                     "CPU; then cached): the day starts when it is ready")
+REMIND_S = 3.0          # wall seconds between two "waiting" signals of one wait
 SUBSTEP_S = 10.0        # simulated seconds between two looks at the stop flag (and, for an
                         # eager worker, at whether a recompute gave new routes to hand over)
 CHECKPOINT_SHARE = 0.1  # checkpoints take at most about this share of the worker's time (a
@@ -190,10 +191,13 @@ class SimWorker(QObject):
         where the worker was stopped or the request superseded meanwhile."""
         if not loop_warmup.compiling():
             return True
-        self.waiting.emit(generation, WAITING_FOR_LOOP)
+        said = -REMIND_S
         while not loop_warmup.wait(0.05):
             if not self.current(generation):
                 return False
+            if time.monotonic() - said >= REMIND_S:   # (the route finder's lines replace it)
+                self.waiting.emit(generation, WAITING_FOR_LOOP)
+                said = time.monotonic()
         if loop_warmup.failed is not None:
             self.waiting.emit(generation, f"The background compile failed ({loop_warmup.failed})"
                                           ": compiling the simulation here (about a minute)")
