@@ -50,7 +50,9 @@ def short_day() -> None:
 
 
 def compile_here() -> float | None:
-    """Compile the loop in this process where it is cold: the seconds it took, else None."""
+    """Compile the loop in this process where it is cold (waiting first for a child that
+    compiles it: the app's start): the seconds it took, else None."""
+    wait()
     if not cold():
         return None
     start = time.perf_counter()
