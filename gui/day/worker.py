@@ -41,8 +41,8 @@ from engine.sim.race import RaceJob, RaceRunner, SimActivity, Timing, race_varia
 from engine.sim.route_engine import solve_sizes, variants_of
 from ..workers import ENGINE_LOCK, WorkerThread
 
-WAITING_FOR_LOOP = ("Compiling the simulation for this machine (first use, about a minute of "
-                    "CPU; then cached): the day starts when it is ready")
+WAITING_FOR_LOOP = ("Compiling the simulation for this machine (first use only, a minute or "
+                    "more; then cached): the day starts when it is ready")
 REMIND_S = 3.0          # wall seconds between two "waiting" signals of one wait
 SUBSTEP_S = 10.0        # simulated seconds between two looks at the stop flag (and, for an
                         # eager worker, at whether a recompute gave new routes to hand over)
