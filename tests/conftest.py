@@ -4,6 +4,7 @@ folder), the watchdog that names a test hung on the GPU (tests/hang_guard.py), a
 compiled loop compiled once before any test runs where Numba's cache is cold (a fresh clone, CI:
 a minute or more), so that no test's waits or time limit include it."""
 
+import contextlib
 import os
 import time
 
@@ -32,8 +33,8 @@ def pytest_runtestloop(session):
     start = time.perf_counter()
     took = loop_warmup.compile_here()
     if took is not None:
-        capture = session.config.pluginmanager.getplugin("capturemanager")
-        with capture.global_and_fixture_disabled():
+        capture = session.config.pluginmanager.getplugin("capturemanager")   # (-p no:capture)
+        with capture.global_and_fixture_disabled() if capture else contextlib.nullcontext():
             print(f"\nconftest: compiled the day's loop (cold Numba cache) in {took:.1f} s "
                   f"({time.perf_counter() - start:.1f} s with the look-up)", flush=True)
 
