@@ -13,6 +13,7 @@ from engine import loop_warmup
 from engine.airport.layout_io import load_bundled_or_file
 from engine.sim import SimConfig, Simulation
 from engine.sim.dispatch import POLICIES
+from main import main
 from tests.loop_warmup_fake import FakeChild
 
 
@@ -75,3 +76,11 @@ def test_a_cold_cache_starts_one_child_and_a_failed_one_says_why(monkeypatch, tm
     child.fail()
     assert loop_warmup.wait(60)
     assert loop_warmup.failed == "no compiler today"
+
+
+@pytest.mark.parametrize("cold", [True, False])
+def test_the_simulate_command_says_when_it_compiles_the_loop(monkeypatch, tmp_path, capsys, cold):
+    monkeypatch.setattr(loop_warmup, "cold", lambda: cold)
+    assert main(["simulate", "paper-5", "--hours", "1", "--out", str(tmp_path / "k.json")]) == 0
+    said = "compiling the day's loop for this machine (first use only"
+    assert (said in capsys.readouterr().err) == cold
