@@ -84,3 +84,17 @@ def test_the_simulate_command_says_when_it_compiles_the_loop(monkeypatch, tmp_pa
     assert main(["simulate", "paper-5", "--hours", "1", "--out", str(tmp_path / "k.json")]) == 0
     said = "compiling the day's loop for this machine (first use only"
     assert (said in capsys.readouterr().err) == cold
+
+
+def test_after_the_short_day_a_sweeps_day_compiles_nothing_of_the_simulation(tmp_path):
+    """A sweep's day reads kept (read-only) tables: the same types as the short day's."""
+    from engine.sweep.day import run_day
+    from engine.sweep.scenario import load_sweep
+    from tests.sweep_tiny import tiny
+    loop_warmup.short_day()
+    sweep = load_sweep(tiny(tmp_path))
+    listener = Compiles()
+    with event.install_listener("numba:compile", listener):
+        for run in sweep.runs()[:2]:
+            assert run_day(sweep.airports[run.scenario.layout], run, sweep.variant)[0]
+    assert listener.names == []

@@ -7,7 +7,10 @@ about a quarter of a day's CPU (benchmarks/sweep_day_phases.py).
 A table is kept under a digest of everything its solve reads (each input array's bytes, dtype and
 shape, and the variant), so roads changed by a what-if edit, another speed or another airport is
 another key, never a stale table. Kept tables are read-only, so no day can change another's.
-Off (the default: the app, ``simulate``), every solve runs and the log shows its own time.
+Off (the default: the app, ``simulate``), every solve runs and the log shows its own time; its
+tables are read-only too, so the compiled loop that reads them has one type for both (a writeable
+and a read-only array are two signatures to Numba: a sweep's day compiled the whole loop again,
+~70 s of CPU on a cold cache, after the app's or the tests' short day had compiled it).
 """
 
 from __future__ import annotations
@@ -48,12 +51,13 @@ def forget() -> None:
 
 def solved_once(kind: str, variant: str, inputs: tuple[np.ndarray, ...],
                 solve: Callable[[], tuple[tuple, object]]) -> tuple[tuple, object]:
-    """``solve()``: (its tables, a dataclass with ``variant``, ``seconds`` and ``note``). While
-    keeping is on, the tables come back read-only, and a solve of the same ``kind``, ``variant``
+    """``solve()``: (its tables, read-only, and a dataclass with ``variant``, ``seconds`` and
+    ``note``). While keeping is on, a solve of the same ``kind``, ``variant``
     and ``inputs`` (by content) done before in this process is not run again: its tables come
     back with ``seconds`` the look-up's and a ``note`` saying where they came from."""
     if not getattr(_state, "on", False):
-        return solve()
+        tables, info = solve()
+        return tuple(_frozen(t) for t in tables), info
     start = time.perf_counter()
     key = _digest(kind, variant, inputs)
     with _lock:
