@@ -124,7 +124,8 @@ def _trimmed(sweep: Sweep, seeds=None, fleets=None, hours=None) -> Sweep:
 
 def _warm_up(sweeps: list[Sweep]) -> float:
     """Compile the Numba code of every layout × policy into the disk cache: a quarter-hour day
-    each, in a process of its own, so the timed workers start with it compiled."""
+    each, in a process of its own, so the timed workers start with it compiled (the day's loop,
+    common to every policy, compiles once in ``run_pool``'s parent: ``engine.loop_warmup``)."""
     started = time.monotonic()
     for sweep in sweeps:
         firsts = {(s.layout, s.policy): s for s in sweep.scenarios}

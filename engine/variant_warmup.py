@@ -73,10 +73,17 @@ def cold(runner: str) -> bool:
     module = importlib.import_module(runner.partition(":")[0])
     kernels = [f for f in vars(module).values()
                if isinstance(f, CPUDispatcher) and isinstance(f._cache, FunctionCache)]
+    return bool(kernels) and not in_cache(kernels)
+
+
+def in_cache(kernels) -> bool:
+    """Whether any of ``kernels`` (``njit(cache=True)`` functions) has an entry in Numba's disk
+    cache index for its current source; True where Numba's cache internals changed (nothing is
+    then known to be cold: the caller compiles in place, as before)."""
     try:
-        return bool(kernels) and not any(k._cache._cache_file._load_index() for k in kernels)
-    except Exception:   # Numba's cache internals changed: answer as before, compiling in place
-        return False
+        return any(k._cache._cache_file._load_index() for k in kernels)
+    except Exception:
+        return True
 
 
 def compiling(variant: str) -> bool:

@@ -13,7 +13,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from engine import gpu_device
+from engine import gpu_device, loop_warmup
 from engine.airport.layout_io import bundled_airports
 
 
@@ -58,6 +58,7 @@ def add_arguments(parser) -> None:
 
 def run(args) -> int:
     gpu_device.start_probe()   # beside the imports below (Qt, pyqtgraph, the window's parts)
+    loop_warmup.start()        # a cold Numba cache: the day's loop compiles in a child meanwhile
     import pyqtgraph as pg
     from PySide6.QtCore import QTimer
     from PySide6.QtWidgets import QApplication

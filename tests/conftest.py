@@ -1,8 +1,12 @@
 """Test-wide settings: Qt offscreen, Numba's CUDA simulator where there is no NVIDIA GPU, a home
 of the tests' own (tests/user_files.py: no test writes the user's settings, caches or current
-folder), and the watchdog that names a test hung on the GPU (tests/hang_guard.py)."""
+folder), the watchdog that names a test hung on the GPU (tests/hang_guard.py), and the day's
+compiled loop compiled once before any test runs where Numba's cache is cold (a fresh clone, CI:
+a minute or more), so that no test's waits or time limit include it."""
 
+import contextlib
 import os
+import time
 
 import pytest
 
@@ -16,6 +20,23 @@ if not os.path.exists("/dev/nvidiactl"):
     os.environ.setdefault("NUMBA_ENABLE_CUDASIM", "1")
 
 pytest_plugins = ["tests.hang_guard"]
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtestloop(session):
+    """Compile the day's loop (``engine.loop_warmup``) before the first test where it is cold,
+    saying how long it took. Its cache lies beside the source (or in NUMBA_CACHE_DIR), which the
+    tests' home does not move: every test and child process of the run loads it from there."""
+    if session.config.option.collectonly or not session.items:
+        return
+    from engine import loop_warmup
+    start = time.perf_counter()
+    took = loop_warmup.compile_here()
+    if took is not None:
+        capture = session.config.pluginmanager.getplugin("capturemanager")   # (-p no:capture)
+        with capture.global_and_fixture_disabled() if capture else contextlib.nullcontext():
+            print(f"\nconftest: compiled the day's loop (cold Numba cache) in {took:.1f} s "
+                  f"({time.perf_counter() - start:.1f} s with the look-up)", flush=True)
 
 
 @pytest.fixture(scope="session", autouse=True)

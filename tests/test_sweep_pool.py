@@ -143,3 +143,15 @@ def test_one_seed_has_no_interval_and_without_the_default_policy_there_is_no_ver
     outcome = run_pool(sweep, sweep.runs(), workers=1)
     text = table(summarise(results.table(list(outcome.rows.values()))))
     assert text.count("± —") == 4 and text.splitlines()[-1].endswith("| — |")
+
+
+@pytest.mark.parametrize("start_method", ["fork", "spawn"])
+def test_a_cold_loop_compiles_once_in_the_parent_before_the_workers_start(sweep, monkeypatch,
+                                                                          start_method):
+    """Not once in each worker: forked ones inherit it, spawned ones load it from the cache."""
+    from engine import loop_warmup
+    compiled = []
+    monkeypatch.setattr(loop_warmup, "cold", lambda: not compiled)
+    monkeypatch.setattr(loop_warmup, "short_day", lambda: compiled.append("parent"))
+    outcome = run_pool(sweep, sweep.runs()[:2], workers=2, start_method=start_method)
+    assert compiled == ["parent"] and len(outcome.rows) == 2 and not outcome.failures

@@ -14,6 +14,7 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
+from .. import loop_warmup
 from ..airport.layout_io import bundled_airports, load_bundled_or_file
 from ..sim import kpi
 from ..sim.dispatch import DEFAULT_POLICY, POLICIES
@@ -98,6 +99,9 @@ def run(args) -> int:
         print(f"simulate: {exc}", file=sys.stderr)
         return 2
     gc.freeze()   # the built day lives to the end: collections need not scan it again and again
+    if not args.quiet and loop_warmup.cold():
+        print("simulate: compiling the day's loop for this machine (first use only, a minute or "
+              "more; then cached)", file=sys.stderr)
     chunk = 600.0
     while not sim.finished:
         try:

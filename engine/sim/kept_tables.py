@@ -6,7 +6,10 @@ about a quarter of a day's CPU (benchmarks/sweep_day_phases.py).
 
 A table is kept under a digest of everything its solve reads (each input array's bytes, dtype and
 shape, and the variant), so roads changed by a what-if edit, another speed or another airport is
-another key, never a stale table. Kept tables are read-only, so no day can change another's.
+another key, never a stale table. Kept tables are read-only, and each day gets its own copy
+(a few milliseconds, against the solve's seconds): no day can change another's, and the compiled
+loop reads a writeable array as outside a sweep (to Numba a read-only array is another type: a
+sweep's day compiled the whole loop a second time, ~70 s of CPU on a cold cache).
 Off (the default: the app, ``simulate``), every solve runs and the log shows its own time.
 """
 
@@ -49,9 +52,10 @@ def forget() -> None:
 def solved_once(kind: str, variant: str, inputs: tuple[np.ndarray, ...],
                 solve: Callable[[], tuple[tuple, object]]) -> tuple[tuple, object]:
     """``solve()``: (its tables, a dataclass with ``variant``, ``seconds`` and ``note``). While
-    keeping is on, the tables come back read-only, and a solve of the same ``kind``, ``variant``
-    and ``inputs`` (by content) done before in this process is not run again: its tables come
-    back with ``seconds`` the look-up's and a ``note`` saying where they came from."""
+    keeping is on, the tables are kept read-only (each caller gets copies), and a solve of the
+    same ``kind``, ``variant`` and ``inputs`` (by content) done before in this process is not
+    run again: copies of its tables come back with ``seconds`` the look-up's and a ``note``
+    saying where they came from."""
     if not getattr(_state, "on", False):
         return solve()
     start = time.perf_counter()
@@ -64,7 +68,8 @@ def solved_once(kind: str, variant: str, inputs: tuple[np.ndarray, ...],
         tables, info, _ = hit
         note = (f"kept from an earlier day in this process ({info.variant} solved it in "
                 f"{info.seconds:.2f} s)")
-        return tables, dataclasses.replace(info, seconds=time.perf_counter() - start, note=note)
+        return _copies(tables), dataclasses.replace(info, seconds=time.perf_counter() - start,
+                                                    note=note)
     tables, info = solve()
     tables = tuple(_frozen(t) for t in tables)
     size = sum(t.nbytes for t in tables if t is not None)
@@ -72,7 +77,11 @@ def solved_once(kind: str, variant: str, inputs: tuple[np.ndarray, ...],
         _kept[key] = (tables, info, size)
         while len(_kept) > 1 and sum(s for _, _, s in _kept.values()) > KEEP_BYTES:
             _kept.popitem(last=False)
-    return tables, info
+    return _copies(tables), info
+
+
+def _copies(tables: tuple) -> tuple:
+    return tuple(None if t is None else t.copy() for t in tables)
 
 
 def _digest(kind: str, variant: str, inputs: tuple[np.ndarray, ...]) -> bytes:

@@ -8,7 +8,8 @@ Each worker holds one day at a time, handed out in the order of ``runs``: a swee
 has the first ones (order them seed-major, and every scenario gets its first seeds). The pool
 knows which day each worker holds, so a worker that dies (killed, a crash, out of memory) is a
 ``Failure`` of that day, at once, and a new worker takes the next day. The days in flight when
-the sweep stops are killed with their workers.
+the sweep stops are killed with their workers. On a cold Numba cache the day's loop compiles
+once in this process before the workers start (``engine.loop_warmup``), not once in each.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import signal
 from multiprocessing.connection import wait
 from typing import Callable
 
+from .. import loop_warmup
 from .common import Failure, Outcome, threads_per_worker
 from .day import run_day
 from .scenario import Run, Sweep
@@ -101,6 +103,7 @@ def run_pool(sweep: Sweep, runs: list[Run] | None = None, workers: int = 1,
     outcome = Outcome()
     if not runs:
         return outcome
+    loop_warmup.compile_here()   # once, here: forked workers inherit it, spawned ones load it
     ctx = mp.get_context(start_method)
     threads = worker_threads(workers)
     todo = iter(runs)

@@ -2,7 +2,9 @@
 
 Each day is one task (``day.run_day``); each airport is sent to the cluster once. Results come
 back as they finish, to a callback, so an interrupted sweep keeps every finished day. Nothing
-here knows about files or terminals: ``engine.commands.sweep`` does that.
+here knows about files or terminals: ``engine.commands.sweep`` does that. On a cold Numba cache
+the day's loop compiles once here before a local cluster starts (``engine.loop_warmup``), not
+once in each worker.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from typing import Callable, Iterator
 import dask
 from distributed import Client, LocalCluster, as_completed
 
+from .. import loop_warmup
 from .common import Failure, Outcome, default_workers, threads_per_worker
 from .day import run_day
 from .scenario import Run, Sweep
@@ -34,6 +37,7 @@ def open_client(scheduler: str | None = None, workers: int | None = None,
         with Client(scheduler, timeout=f"{timeout}s") as client:
             yield client
         return
+    loop_warmup.compile_here()   # a cold cache: once, here; the local workers load it
     workers = workers or default_workers()
     threads = threads_per_worker(workers)
     pre_spawn = {**dask.config.get("distributed.nanny.pre-spawn-environ", {}),

@@ -79,6 +79,7 @@ class LiveDay(QObject):
         self._last_panel_update = 0.0
         self._auto_selected = False
         self._recompute_line = ""     # what the status bar says about the latest recompute
+        self._waited = False          # the status bar says the day waits for its loop's compile
         self.running: SimConfig | None = None   # the settings the running day started with
         self.day_extra: dict = {}     # SimConfig fields of an opened scenario the dock lacks
         self.before_restart: Callable[[], list | None] | None = None
@@ -123,6 +124,7 @@ class LiveDay(QObject):
         self.kpi_plots.drawn.connect(self.panel.show_counts)   # the plots' frame, not a newer one
         p.frame.connect(self._on_frame)
         p.failed.connect(lambda m: self.status.error("Simulation failed", m, dialog=False))
+        p.waiting.connect(self._on_waiting)
         p.playingChanged.connect(self._on_playing_changed)
         p.finished.connect(lambda: self.status.set("The simulated day is over: restart (R) or "
                                                    "open another airport."))
@@ -379,9 +381,19 @@ class LiveDay(QObject):
                 "(gates, sort stations, depots)") +
             f", recomputed {facts['recompute']} as the bags change. Space plays, N steps.")
 
+    def _on_waiting(self, text: str) -> None:
+        """Loading the day waits (the loop's first compile): the status bar says so until the
+        day is ready (a held message stays its while)."""
+        self._waited = True
+        if not self.status.held():
+            self.status.set(text)
+
     def _on_stepped(self, result) -> None:
         """A step reached the displayed clock: its bags, tugs and routes go on the map now; the
         dock, the status bar and the plots follow once the map has painted them."""
+        if self._waited:   # the day is ready: the status bar stops saying it waits
+            self._waited = False
+            self._show_play_state()
         self.tug_layer.show_result(result)
         snap = result.snapshot
         if not self._auto_selected and self.tug_layer.selected is None:

@@ -43,6 +43,7 @@ class SimPlayer(QObject):
     raced = Signal(int, object)       # recompute round, [Timing] of the race ([]: not raced)
     frame = Signal(float, object)     # displayed simulated time, tugs × 2 positions
     failed = Signal(str)
+    waiting = Signal(str)             # what loading the day waits for (the loop's first compile)
     playingChanged = Signal(bool)
     finished = Signal()
 
@@ -53,6 +54,7 @@ class SimPlayer(QObject):
         self.runner.worker.stepped.connect(self._on_stepped)
         self.runner.worker.failed.connect(self._on_failed)
         self.runner.worker.raced.connect(self._on_raced)
+        self.runner.worker.waiting.connect(self._on_waiting)
         self.generation = 0
         self.speed = 60.0
         self.playing = False
@@ -288,6 +290,10 @@ class SimPlayer(QObject):
             self._races = [r for r in self._races if r[0] > self._round_shown]
             for round_, timings in ready:
                 self.raced.emit(round_, timings)
+
+    def _on_waiting(self, generation: int, text: str) -> None:
+        if generation == self.generation:
+            self.waiting.emit(text)
 
     def _on_failed(self, generation: int, message: str) -> None:
         if generation == self.generation:

@@ -11,6 +11,10 @@ Race mode: each bag-aware recompute of the live data is handed to a ``RaceRunner
 the same cost matrix with every other race variant after the step, while nothing else is asked of
 the worker, and reports each one's time (and whether it agreed) with ``raced``; the step itself
 does not wait for it.
+
+A day loaded while the app's first-use compile of the day's loop runs (``engine.loop_warmup``,
+a cold Numba cache) waits for it in this thread, saying so with ``waiting``, instead of compiling
+the loop a second time beside it.
 """
 
 from __future__ import annotations
@@ -25,7 +29,7 @@ from dataclasses import dataclass, field
 
 from PySide6.QtCore import QObject, Signal, Slot
 
-from engine import variant_warmup
+from engine import loop_warmup, variant_warmup
 from engine.apsp.solve import first_use
 from engine.gpu_device import simulated
 from engine.sim import SimConfig, Simulation
@@ -37,6 +41,9 @@ from engine.sim.race import RaceJob, RaceRunner, SimActivity, Timing, race_varia
 from engine.sim.route_engine import solve_sizes, variants_of
 from ..workers import ENGINE_LOCK, WorkerThread
 
+WAITING_FOR_LOOP = ("Compiling the simulation for this machine (first use only, a minute or "
+                    "more; then cached): the day starts when it is ready")
+REMIND_S = 3.0          # wall seconds between two "waiting" signals of one wait
 SUBSTEP_S = 10.0        # simulated seconds between two looks at the stop flag (and, for an
                         # eager worker, at whether a recompute gave new routes to hand over)
 CHECKPOINT_SHARE = 0.1  # checkpoints take at most about this share of the worker's time (a
@@ -89,6 +96,7 @@ class SimWorker(QObject):
     edited = Signal(int, object, object)   # generation, [engine.sim.edits.Applied], edited layout
     replayed = Signal(int, object, object)  # the same, for edits a day's plan applied itself
     editRefused = Signal(int, str)         # generation, why (nothing changed)
+    waiting = Signal(int, str)             # generation, what loading the day waits for
 
     def __init__(self, checkpoints: bool = True, eager: bool = False):
         super().__init__()
@@ -152,6 +160,8 @@ class SimWorker(QObject):
                 # them now, before the new day is built beside them.
                 self.sim = None
                 gc.collect()
+            if not self._loop_compiled(generation):
+                return
             start = time.perf_counter()
             with self._engine():
                 sim = Simulation(airport, config)
@@ -175,6 +185,23 @@ class SimWorker(QObject):
             traceback.print_exc()
             self.sim = None
             self.failed.emit(generation, f"{exc.__class__.__name__}: {exc}")
+
+    def _loop_compiled(self, generation: int) -> bool:
+        """Wait (saying so) while the app's first-use compile of the day's loop runs; False
+        where the worker was stopped or the request superseded meanwhile."""
+        if not loop_warmup.compiling():
+            return True
+        said = -REMIND_S
+        while not loop_warmup.wait(0.05):
+            if not self.current(generation):
+                return False
+            if time.monotonic() - said >= REMIND_S:   # (the route finder's lines replace it)
+                self.waiting.emit(generation, WAITING_FOR_LOOP)
+                said = time.monotonic()
+        if loop_warmup.failed is not None:
+            self.waiting.emit(generation, f"The background compile failed ({loop_warmup.failed})"
+                                          ": compiling the simulation here (about a minute)")
+        return True
 
     @Slot(int, float)
     @_asked

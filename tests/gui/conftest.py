@@ -55,7 +55,7 @@ def window(make_window):
     return make_window()
 
 
-SIM_TIMEOUT_MS = 60_000  # preparing a simulated day (first run JIT-compiles the engine)
+SIM_TIMEOUT_MS = 60_000  # preparing a simulated day (the loop was compiled before the first test)
 
 
 @pytest.fixture
