@@ -49,6 +49,12 @@ class GcPacer(QObject):
         gc.collect()
         gc.freeze()
 
+    def collect_now(self) -> None:
+        """A full collection here, on the UI thread (the day's worker dropped the last day: its
+        cycles hold hundreds of MB on a hub). The worker never collects itself: Qt objects that
+        a collection there destroys can deadlock with this thread."""
+        gc.collect()
+
     def release(self) -> None:
         """The day is closed: the collector as it was, everything walkable again (what the
         closed day leaves in cycles is collected as usual)."""

@@ -79,6 +79,7 @@ class SimPlayer(QObject):
                                              # left out: nothing was computed ahead yet
         self._last_tick = time.perf_counter()
         self.gc = GcPacer(self)              # no long collection in the middle of a frame
+        self.runner.worker.released.connect(self.gc.collect_now)   # queued: on this (UI) thread
         self._settled = -1                   # the generation whose day the collector settled
         self.timer = QTimer(self)
         self.timer.setInterval(FRAME_MS)

@@ -20,7 +20,6 @@ the loop a second time beside it.
 from __future__ import annotations
 
 import functools
-import gc
 import threading
 import time
 import traceback
@@ -97,6 +96,7 @@ class SimWorker(QObject):
     replayed = Signal(int, object, object)  # the same, for edits a day's plan applied itself
     editRefused = Signal(int, str)         # generation, why (nothing changed)
     waiting = Signal(int, str)             # generation, what loading the day waits for
+    released = Signal()                    # the previous day was dropped: collect it (UI thread)
 
     def __init__(self, checkpoints: bool = True, eager: bool = False):
         super().__init__()
@@ -156,10 +156,12 @@ class SimWorker(QObject):
         try:
             if self.sim is not None:
                 # The previous day's reference cycles (its route tables and hooks) hold hundreds
-                # of MB on a hub, and full collections are rare in a process this size: free
-                # them now, before the new day is built beside them.
+                # of MB on a hub, and full collections are rare in a process this size: the UI
+                # thread collects them while the new day is built. Never here: a collection on
+                # this thread can destroy Qt objects (a closed window's cycles) beside the UI
+                # thread and deadlock with it (seen with PySide6 6.11).
                 self.sim = None
-                gc.collect()
+                self.released.emit()
             if not self._loop_compiled(generation):
                 return
             start = time.perf_counter()

@@ -199,3 +199,23 @@ def test_every_tug_is_drawn_within_the_bounds_its_repaint_covers(qtbot, sim_wind
         assert ((xy[:, 1] >= y0) & (xy[:, 1] <= y1)).all()
         seen += len(xy)
     assert seen >= 3
+
+
+def test_a_replaced_day_is_collected_on_the_ui_thread_never_on_the_worker(sim_window, qtbot,
+                                                                          monkeypatch):
+    """The worker drops the last day and the UI thread collects it: a collection on the worker
+    thread can destroy Qt objects beside the UI thread and deadlock with it (a CI hang)."""
+    import gc
+    import threading
+    threads, collect = [], gc.collect
+
+    def recording(*args):
+        threads.append(threading.current_thread() is threading.main_thread())
+        return collect(*args)
+
+    monkeypatch.setattr(gc, "collect", recording)
+    ready = sim_window.player.ready
+    sim_window.day.restart()
+    qtbot.waitUntil(lambda: sim_window.player.ready and sim_window.player.clock == 0.0
+                    and bool(threads), timeout=60_000)
+    assert ready and threads and all(threads), threads
