@@ -1,6 +1,5 @@
 """Qt fixtures for the GUI tests: settings kept in a temporary file, a window on paper-5."""
 
-import gc
 import os
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -12,16 +11,6 @@ from gui.main_window import MainWindow, default_airport_path
 from gui.settings import file_settings
 
 SOLVE_TIMEOUT_MS = 120_000  # the first solve of a variant JIT-compiles it
-
-
-@pytest.fixture(autouse=True)
-def _collect_on_the_ui_thread():
-    """After each test (its windows closed by qtbot), collect the garbage here, on the UI thread.
-    Left for later, a closed window's reference cycles could be collected by whichever thread
-    next allocates enough, e.g. a later window's simulation thread: Qt objects destroyed there
-    can deadlock against the UI thread (seen on a fresh clone's CI with PySide6 6.11)."""
-    yield
-    gc.collect()
 
 
 @pytest.fixture(autouse=True)
