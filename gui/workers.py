@@ -18,6 +18,8 @@ from typing import Any, Callable
 
 from PySide6.QtCore import QCoreApplication, QObject, QRunnable, QThread, Signal
 
+from .collector import collect_on_ui_thread
+
 ENGINE_LOCK = threading.RLock()
 
 
@@ -42,6 +44,7 @@ class Task(QRunnable):
     def __init__(self, ticket: Any, work: Callable[[Callable], Any], relay: Relay,
                  wanted: Callable[[], bool] = lambda: True, lock=ENGINE_LOCK):
         super().__init__()
+        collect_on_ui_thread()   # no collection may start on the pool's thread
         self.setAutoDelete(True)
         self._ticket, self._work, self._relay, self._wanted, self._lock = (
             ticket, work, relay, wanted, lock)
@@ -71,6 +74,7 @@ class WorkerThread(QObject):
 
     def __init__(self, worker: QObject, name: str, parent: QObject | None = None):
         super().__init__(parent)
+        collect_on_ui_thread()   # no collection may start on the worker's thread
         self.worker = worker
         self.thread = QThread()
         self.thread.setObjectName(name)

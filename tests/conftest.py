@@ -45,3 +45,15 @@ def user_files_untouched():
     own writes: tests/user_files.py) ends with an error here naming each write."""
     yield user_files.written
     assert not user_files.written, "the tests wrote the user's files:\n" + "\n".join(user_files.written)
+
+
+@pytest.fixture(autouse=True)
+def _collect_between_tests():
+    """Once a GUI test has started a worker, the app's collector (gui/collector.py) has turned
+    automatic collection off and collects on a UI timer, which fires only while an event loop
+    runs: between tests (on this, the UI thread) it collects what is due, as the timer would."""
+    yield
+    import sys
+    collector = sys.modules.get("gui.collector")
+    if collector is not None:
+        collector.collect_due()

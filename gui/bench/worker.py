@@ -20,6 +20,8 @@ from engine.bench.problems import DEFAULT, problem
 from engine.bench.report import Report
 from engine.bench.run import BenchHooks, Failure
 
+from ..collector import collect_on_ui_thread
+
 # A mismatch, a GPU error: its message says it all; anything else also prints its traceback.
 EXPECTED_FAILURES = (AssertionError, ValueError, RuntimeError)
 
@@ -156,6 +158,7 @@ class BenchWorker(QObject):
     def __init__(self, parent: QObject | None = None, **extra):
         super().__init__(parent)
         self._extra = extra
+        collect_on_ui_thread()   # no collection may start on the benchmark's thread
         # One thread: Numba's compiled variants and the GPU are not entered twice at once.
         self._pool = QThreadPool(self)
         self._pool.setMaxThreadCount(1)

@@ -24,6 +24,8 @@ from typing import Callable
 
 from PySide6.QtCore import QObject, QTimer
 
+from .. import collector
+
 COLLECT_EVERY_S = 1.0       # wall seconds between two paced collections while playing
 OVERDUE_S = 1.5             # ...and one anyway once this long passes without one
 
@@ -65,10 +67,12 @@ class GcPacer(QObject):
         if on and self._saved is None:
             self._saved = gc.get_threshold()
             gc.set_threshold(0)     # no automatic collection (the thresholds come back on pause)
+            collector.hold(True)    # nor the UI thread's timed ones: this pacer's come instead
             self._last = self._clock()
             self._wake_in(OVERDUE_S)
         elif not on and self._saved is not None:
             gc.set_threshold(*self._saved)
+            collector.hold(False)
             self._saved = None
             self.fallback.stop()
 
