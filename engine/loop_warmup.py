@@ -36,8 +36,11 @@ failed: str | None = None                  # why the child failed, if it did
 
 def cold() -> bool:
     """True where the compiled loop is not in Numba's disk cache for this source yet: the first
-    day here would compile it. Reads the cache index only, as Numba does before loading."""
+    day here would compile it. Reads the cache index only, as Numba does before loading, after
+    dropping it where a source the loop compiles changed since (``sim.loop.stale_cache``)."""
+    from .sim.loop.stale_cache import forget_if_stale
     from .sim.loop.step import advance
+    forget_if_stale()
     return not in_cache([advance])
 
 
