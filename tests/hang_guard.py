@@ -1,5 +1,7 @@
-"""Per-test time limits for the test modules that run GPU kernels: a hang on the GPU names the
-test that hung, shows where every thread waits, and ends the run instead of holding it.
+"""Per-test time limits: a hang names the test that hung, shows where every thread waits, and
+ends the run instead of holding it. Every test has the ``thread`` method (pyproject's
+``timeout_method``): a deadlock of Qt's and Python's locks (CI, 2026-11-27) blocks the main thread
+in C code just as a kernel that never ends does; the GPU modules set their own shorter limit.
 
 A kernel that never ends leaves the main thread waiting inside a CUDA driver call. pytest-timeout's
 default ``signal`` method cannot end that (Python runs a signal handler only between bytecodes),
