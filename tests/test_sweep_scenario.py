@@ -213,3 +213,20 @@ def test_a_damaged_table_names_the_file_the_line_and_the_problem(tmp_path):
     with pytest.raises(ResultsError, match="runs.parquet: the file: cannot be read as a "
                                            "Parquet table"):
         read_table(tmp_path / "runs.parquet")
+
+
+def test_a_policy_keeps_its_colour_and_its_variants_are_dashed():
+    """Eight curves (four policies × edits none / what-if) cycled seven colours: two policies
+    shared one. A policy's colour is its place in POLICIES, in every sweep; edits by dash."""
+    rows = [{"run": i, "scenario": 0, "layout": "x", "fleet": 4, "policy": p, "load": 1.0,
+             "hours": 2.0, "edits": e, "seed": 0, "mbr_per_1000": 1.0}
+            for i, (p, e) in enumerate((p, e) for p in ("baseline", "fleet", "shortest-path",
+                                                          "earliest-deadline", "mine")
+                                       for e in ("none", "what-if"))]
+    curves = {c.label: c for c in mbr_curves(summarise(table(rows)))}
+    assert curves["fleet, edits none"].colour == curves["fleet, edits what-if"].colour == 0
+    assert len({c.colour for c in curves.values()}) == 5
+    assert {c.dash for c in curves.values() if "none" in c.label} == {0}
+    assert {c.dash for c in curves.values() if "what-if" in c.label} == {1}
+    only_fleet = [r for r in rows if r["policy"] == "fleet"]
+    assert {c.colour for c in mbr_curves(summarise(table(only_fleet)))} == {0}   # same colour

@@ -17,6 +17,8 @@ import pandas as pd  # noqa: E402
 from .results import mbr_curves  # noqa: E402
 
 BOUND = "unavoidable_per_1000_mean"
+DASHES = ("-", "--", ":", "-.")   # a curve's other factors (edits none / what-if…), see Curve,
+MARKERS = ("o", "^", "s", "D")    # by dash and marker; its policy by colour
 
 
 def plot_mbr(summary: pd.DataFrame, out: Path, title: str = "") -> Path:
@@ -27,7 +29,9 @@ def plot_mbr(summary: pd.DataFrame, out: Path, title: str = "") -> Path:
     for ax, layout in zip(axes[0], layouts):
         for c in (c for c in curves if c.layout == layout):
             err = np.nan_to_num([c.mean - c.lo, c.hi - c.mean], nan=0.0)
-            ax.errorbar(c.fleet, c.mean, yerr=err, marker="o", capsize=4, label=c.label)
+            dash = c.dash % len(DASHES)
+            ax.errorbar(c.fleet, c.mean, yerr=err, marker=MARKERS[dash], capsize=4, label=c.label,
+                        color=f"C{c.colour % 10}", linestyle=DASHES[dash])
         if BOUND in summary:   # the same days under every policy: the same bound
             bound = summary[summary["layout"] == layout].groupby("fleet")[BOUND].mean()
             ax.plot(bound.index, bound.to_numpy(), "k--", label="lower bound (unavoidable)")

@@ -24,6 +24,7 @@ import pandas as pd
 from scipy import stats
 
 from ..input_error import InputError
+from ..sim.dispatch import POLICIES
 from .day import FACTOR_COLUMNS
 
 SCENARIO_COLUMNS = ("scenario", "layout", "fleet", "policy", "load", "hours", "edits")
@@ -85,7 +86,9 @@ def ci95(values: np.ndarray) -> float:
 
 @dataclass
 class Curve:
-    """One line of the MBR-against-fleet plot: a policy (and load, hours) on one layout."""
+    """One line of the MBR-against-fleet plot: a policy (and load, hours, edits) on one layout.
+    ``colour`` and ``dash`` say how to draw it: a policy keeps its colour in every plot, and the
+    other factors that vary (e.g. edits none / what-if) are told apart by the line's dash."""
     layout: str
     label: str
     fleet: np.ndarray
@@ -93,20 +96,36 @@ class Curve:
     ci95: np.ndarray   # Student's t half-width (may reach past the KPI's bounds)
     lo: np.ndarray     # the 95% interval within the KPI's bounds
     hi: np.ndarray
+    colour: int = 0    # the policy's place among the policies (``POLICIES`` order first)
+    dash: int = 0      # the place of its other factors' values among the sweep's
+
+
+def policy_colour(policy: str, policies: list[str]) -> int:
+    """A policy's colour index: its place in ``POLICIES`` (the same in every sweep), after them
+    its place among ``policies``, the sweep's own."""
+    known = list(POLICIES)
+    if policy in known:
+        return known.index(policy)
+    return len(known) + sorted(set(policies) - set(known)).index(policy)
 
 
 def mbr_curves(summary: pd.DataFrame, kpi: str = "mbr_per_1000") -> list[Curve]:
     """The summary as curves of ``kpi`` against fleet size: one per layout × policy (× load,
     hours and edits where the sweep varies them), points in fleet order."""
     varying = [c for c in ("load", "hours", "edits") if summary[c].nunique() > 1]
+    groups = summary.groupby(["layout", "policy", *varying], sort=True)
+    policies = [str(p) for p in summary["policy"].unique()]
+    others = sorted({key[2:] for key in groups.groups})
     curves = []
-    for key, g in summary.groupby(["layout", "policy", *varying], sort=True):
+    for key, g in groups:
         g = g.sort_values("fleet")
         label = ", ".join([str(key[1]), *(f"{c} {v:g}" if c != "edits" else f"edits {v}"
                                           for c, v in zip(varying, key[2:]))])
         curves.append(Curve(str(key[0]), label, g["fleet"].to_numpy(),
                             g[f"{kpi}_mean"].to_numpy(), g[f"{kpi}_ci95"].to_numpy(),
-                            g[f"{kpi}_lo"].to_numpy(), g[f"{kpi}_hi"].to_numpy()))
+                            g[f"{kpi}_lo"].to_numpy(), g[f"{kpi}_hi"].to_numpy(),
+                            colour=policy_colour(str(key[1]), policies),
+                            dash=others.index(key[2:])))
     return curves
 
 

@@ -27,6 +27,9 @@ KPIS = {"mbr_per_1000": "misconnected bags per 1,000",
         "mean_slack_s": "mean slack of delivered bags (s)"}
 INK = "#222"
 PALETTE = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2")
+DASHES = (Qt.PenStyle.SolidLine, Qt.PenStyle.DashLine, Qt.PenStyle.DotLine,
+          Qt.PenStyle.DashDotLine)   # with SYMBOLS, as engine/sweep/plot.py's (the legend
+SYMBOLS = ("o", "t", "s", "d")           # shows the symbol more clearly than the dash)
 TABLE_KPIS = ("mbr_per_1000", "delivered_on_time", "tug_utilisation", "tug_distance_km")
 
 
@@ -136,10 +139,11 @@ class SweepWindow(QMainWindow):
         self.plot.getAxis("bottom").setTicks([[(f, str(f)) for f in fleets]] if fleets else None)
         step = _dodge(fleets, len(curves))
         for i, c in enumerate(curves):
-            color = PALETTE[i % len(PALETTE)]
+            color = PALETTE[c.colour % len(PALETTE)]   # a policy's colour; its variants dashed
             x = c.fleet.astype(float) + (i - (len(curves) - 1) / 2) * step   # bars side by side
-            self.plot.plot(x, c.mean, pen=pg.mkPen(color, width=2), symbol="o",
-                           symbolBrush=color, symbolPen=color, name=c.label)
+            dash = c.dash % len(DASHES)
+            self.plot.plot(x, c.mean, pen=pg.mkPen(color, width=2, style=DASHES[dash]),
+                           symbol=SYMBOLS[dash], symbolBrush=color, symbolPen=color, name=c.label)
             # the interval within the KPI's bounds (never below 0), so the bar may be lopsided
             self.plot.addItem(pg.ErrorBarItem(
                 x=x, y=c.mean, top=np.nan_to_num(c.hi - c.mean, nan=0.0),
