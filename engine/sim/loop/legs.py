@@ -80,7 +80,7 @@ def drive(k, target, S):
         if stop >= 0:
             path = path[:np.flatnonzero(path == stop)[0] + 1]
             to = stop
-        code = start_leg(k, path, to, R, TG, H, I, F)
+        code = start_leg(k, path, to, S)
     if code != OK:
         I[I_CONT], I[I_CONT_TUG], I[I_CONT_TARGET] = C_DRIVE, k, target
     return code
@@ -108,7 +108,7 @@ def arrive(k, S):
             release(promised[room:], now, B, P, I)
             promised = promised[:room]
         if promised.shape[0]:
-            board(k, promised, TG, B, I)
+            board(k, promised, S)
             loading = promised.shape[0]
     if R[8][p]:
         room = cap - on_tug[k]
@@ -116,7 +116,7 @@ def arrive(k, S):
             extra = top_up(k, p, S)[:room]
             if extra.shape[0]:
                 remove_at(extra, p, P, I)
-                board(k, extra, TG, B, I)
+                board(k, extra, S)
                 loading += extra.shape[0]
     handling = 0.0
     if loading or unloading:
@@ -133,7 +133,7 @@ def done(k, S):
     B, P, TG, H, R, K, D, I, F, PR = unpack(S)
     capacity, capacities = TG[8], TG[9]
     if TG[17][k]:
-        deliver(k, TG[0][k], F[F_T], TG, B, I)
+        deliver(k, TG[0][k], F[F_T], S)
     if capacities[k] != capacity[k]:   # a capacity edit waits for the bags aboard
         capacities[k] = max(capacity[k], B[6][k])
     return dispatch(k, S)
@@ -169,5 +169,5 @@ def deadlines_pass(t, S):
     waiting_free = ids[(state[ids] == WAITING) & (reserved[ids] < 0)]
     remove(waiting_free, origin[waiting_free], P, I)
     for k in np.unique(tug[on_tugs]):
-        unload(k, on_tugs, TG)
+        unload(k, on_tugs, S)
     misconnect(ids, t, B, I)

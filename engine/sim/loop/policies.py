@@ -143,7 +143,7 @@ def choose_pickup(k, S):
         return OK, -1, _NONE
     if K[0][s] >= 0 and must_refresh(I, F):
         return REFRESH, -1, _NONE
-    code, bag = bag_dist(s, cands, R, K, I)
+    code, bag = bag_dist(s, cands, S)
     if code != OK:
         return code, -1, _NONE
     arrive = now + plain_s[s][cands]
@@ -191,14 +191,14 @@ def route(i, j, loaded, S):
     policy = I[I_POLICY]
     bag_routes = PR[P_BAG_ROUTES] != 0
     if (policy != FLEET and policy != SHORTEST) or not bag_routes or (policy == FLEET and loaded):
-        return OK, plain_route(i, j, R)
+        return OK, plain_route(i, j, S)
     if must_refresh(I, F):
         return REFRESH, _NONE
-    code, path = bag_route(i, j, R, K, I)
+    code, path = bag_route(i, j, S)
     if code != OK or policy != FLEET:
         return code, path
-    if leg_seconds(path, R) > R[5][i, j] + PR[P_DETOUR]:
-        return OK, plain_route(i, j, R)
+    if leg_seconds(path, S) > R[5][i, j] + PR[P_DETOUR]:
+        return OK, plain_route(i, j, S)
     return OK, path
 
 
