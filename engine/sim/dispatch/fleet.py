@@ -18,6 +18,7 @@ import itertools
 
 import numba
 import numpy as np
+from scipy.optimize import linear_sum_assignment
 
 from .pickups import PER_BAG_S, STOP_S, _fits_carts, within_carts
 from .rules import Dispatcher
@@ -52,9 +53,6 @@ class FleetDispatcher(Dispatcher):
             return set()
         jobs = _Jobs(sim, int(tt.capacity[ids].max()))
         if jobs.n:
-            # here, not at the top: scipy.optimize's import is ~0.1 s, which days of the other
-            # policies need not pay
-            from scipy.optimize import linear_sum_assignment
             cost, done = self._costs(sim, ids, jobs)
             rows, cols = linear_sum_assignment(cost)
             for i, j in zip(rows.tolist(), cols.tolist()):
