@@ -86,9 +86,10 @@ class RoadNetwork:
 
 class Router:
     """Routes walked out of one all-pairs result on a CSR graph (each row's indices ascending): at
-    each vertex the lowest-numbered neighbour that stays on a shortest route. The walk reads each road's weight beside its CSR
-    entry and the distances *to* the target as one contiguous row of ``dist``'s transpose, so a
-    route on the 2,000-junction hub touches a few cache lines, not one per step."""
+    each vertex the lowest-numbered neighbour that stays on a shortest route. The walk reads each
+    road's weight beside its CSR entry and the distances *to* the target as one contiguous row of
+    ``dist``'s transpose, so a route on the 2,000-junction hub touches a few cache lines, not one
+    per step."""
 
     def __init__(self, indptr: np.ndarray, indices: np.ndarray, weights: np.ndarray,
                  dist: np.ndarray, flat: np.ndarray | None = None, copy: bool = True):
