@@ -1,7 +1,9 @@
 """Where a simulated day's CPU goes: the simulate command's imports, the day's set-up (schedule,
 bags, the tables solved once), the day itself, and the wall time of its all-pairs solves by kind
 (from the day's recompute log), and the day less its bag-aware solves: the event loop's own
-work. Run it in each checkout to compare (its own PYTHONPATH):
+work; then the day split into the compiled loop (``step.advance``) and Python's answers to it by
+code (``DayLoop._answer``: KPI samples, the fleet's round plans, bag-aware solves, ties). Run it
+in each checkout to compare (its own PYTHONPATH):
 
     PYTHONPATH=. python benchmarks/day_phases.py hub-atl --seed 0 [--policy P] [--profile out.prof]
 """
@@ -13,9 +15,27 @@ import time
 start = time.process_time()
 import engine.commands.simulate  # noqa: E402,F401  (what `python main.py simulate` imports)
 from engine.airport.layout_io import load_bundled_or_file  # noqa: E402
+from engine.sim.loop import codes, driver  # noqa: E402
 from engine.sim.simulation import SimConfig, Simulation  # noqa: E402
 
 imported = time.process_time()
+CODE_NAMES = {getattr(codes, n): n for n in ("SAMPLE", "PLAN", "REFRESH", "TIED", "NEED_FROM",
+                                             "NEED_TO", "WIDEN", "CHECK")}
+split: dict[str, float] = {}
+
+
+def _timed(name, f):
+    def timed(*args):
+        start = time.process_time()
+        out = f(*args)
+        key = name if name else CODE_NAMES[args[-1]].lower()
+        split[key] = split.get(key, 0.0) + time.process_time() - start
+        return out
+    return timed
+
+
+driver.advance = _timed("the compiled loop", driver.advance)
+driver.DayLoop._answer = _timed(None, driver.DayLoop._answer)
 
 
 def main() -> None:
@@ -48,6 +68,7 @@ def main() -> None:
         print(f"  {kind}: {n} solve(s), {s:.2f} s wall ({names})")
     in_day = sum(s for kind, (n, s) in solves.items() if kind == "bag-aware")
     print(f"  the event loop's own work: {t2 - t1 - in_day:.2f} s (the day less its bag-aware solves)")
+    print("  the day's CPU: " + ", ".join(f"{k} {v:.2f} s" for k, v in split.items()))
 
 
 if __name__ == "__main__":

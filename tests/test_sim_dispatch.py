@@ -2,6 +2,7 @@
 kinds, every policy is deterministic and conserves bags, and no policy delivers a bag the lower
 bound calls unavoidable."""
 
+import numba
 import numpy as np
 import pytest
 
@@ -12,6 +13,7 @@ from engine.sim.dispatch import DEFAULT_POLICY, POLICIES
 from engine.sim.kpi import deterministic
 from engine.sim.loop.codes import OK
 from engine.sim.loop.policies import _fleet_pickup
+from engine.sim.loop.unowned import pack
 
 RULES = [name for name in POLICIES if name != DEFAULT_POLICY]
 TRANSFER_DAY = {"hours": 6, "seed": 0, "tugs": 6,
@@ -75,6 +77,12 @@ def test_a_bag_no_tug_can_reach_is_unavoidable():
     assert sim.kpis()["unavoidable"] >= int(np.sum(from_a5))
 
 
+@numba.njit
+def _one_pass(k, S):
+    """The loop's one-pass job for tug ``k`` (its functions take the state tuple by pointer)."""
+    return _fleet_pickup(k, pack(S))
+
+
 @pytest.mark.parametrize("candidates", [3, 40])
 def test_the_fleet_dispatchers_one_pass_job_is_the_general_paths_job(regional, candidates):
     sim = Simulation(regional, SimConfig(**TRANSFER_DAY))
@@ -88,7 +96,7 @@ def test_the_fleet_dispatchers_one_pass_job_is_the_general_paths_job(regional, c
             if room <= 0:
                 continue
             sim.loop._sync_in(sim, False)
-            code, p, ids = _fleet_pickup(tug.id, *sim.loop.state(sim))   # the loop's one pass
+            code, p, ids = _one_pass(tug.id, sim.loop.state(sim))   # the loop's one pass
             if code != OK:
                 continue   # a tie at the k-th nearest: the loop asks the general path itself
             fast = None if p < 0 else (p, ids)

@@ -13,6 +13,8 @@ import math
 from dataclasses import asdict
 from pathlib import Path
 
+import numpy as np
+
 from .bags import DELIVERED, MISCONNECTED, ON_TUG, PENDING, STATE_NAMES, WAITING
 
 SERIES_FIELDS = ("t", "created", "waiting", "on_tug", "delivered", "misconnected", "mbr",
@@ -25,13 +27,15 @@ def mbr(misconnected: int, created: int) -> float:
 
 def sample(sim) -> dict:
     b = sim.bags
+    tugs = sim.tug_table   # its first len(sim.tugs) entries are the day's tugs, in order
+    n = len(sim.tugs)
     return {"t": round(sim.t, 3), "created": b.created, "waiting": b.count(WAITING),
             "on_tug": b.count(ON_TUG), "delivered": b.count(DELIVERED),
             "misconnected": b.count(MISCONNECTED),
             "mbr": round(mbr(b.count(MISCONNECTED), b.created), 3),
-            "tugs_busy": sum(1 for tug in sim.tugs if tug.activity != 0),
+            "tugs_busy": int(np.count_nonzero(tugs.activity[:n])),
             "recomputes": len(sim.tables.log),
-            "tug_km": round(math.fsum(t.distance_m for t in sim.tugs) / 1000.0, 3)}
+            "tug_km": round(math.fsum(tugs.distance_m[:n].tolist()) / 1000.0, 3)}
 
 
 def summary(sim) -> dict:

@@ -85,10 +85,11 @@ class RoadNetwork:
 
 
 class Router:
-    """Routes walked out of one all-pairs result on a CSR graph: at each vertex the lowest-numbered
-    neighbour that stays on a shortest route. The walk reads each road's weight beside its CSR
-    entry and the distances *to* the target as one contiguous row of ``dist``'s transpose, so a
-    route on the 2,000-junction hub touches a few cache lines, not one per step."""
+    """Routes walked out of one all-pairs result on a CSR graph (each row's indices ascending): at
+    each vertex the lowest-numbered neighbour that stays on a shortest route. The walk reads each
+    road's weight beside its CSR entry and the distances *to* the target as one contiguous row of
+    ``dist``'s transpose, so a route on the 2,000-junction hub touches a few cache lines, not one
+    per step."""
 
     def __init__(self, indptr: np.ndarray, indices: np.ndarray, weights: np.ndarray,
                  dist: np.ndarray, flat: np.ndarray | None = None, copy: bool = True):
@@ -124,7 +125,8 @@ def csr_flat(indptr: np.ndarray, indices: np.ndarray, n_cols: int) -> np.ndarray
 
 @numba.njit(cache=True, nogil=True)
 def _walk(indptr, indices, w, dist_to_j, i, j):
-    """The route i -> j: from each vertex u, the lowest v with w(u, v) + d(v, j) == d(u, j)."""
+    """The route i -> j: from each vertex u, the lowest v with w(u, v) + d(v, j) == d(u, j) (the
+    first, as each row's ``indices`` ascend: every CSR graph here is built so)."""
     n = indptr.shape[0] - 1
     out = np.empty(n, dtype=np.int64)
     out[0] = i
@@ -134,10 +136,9 @@ def _walk(indptr, indices, w, dist_to_j, i, j):
         nxt = -1
         target = dist_to_j[u]
         for k in range(indptr[u], indptr[u + 1]):
-            v = indices[k]
-            if w[k] + dist_to_j[v] == target:
-                if nxt < 0 or v < nxt:
-                    nxt = v
+            if w[k] + dist_to_j[indices[k]] == target:
+                nxt = indices[k]
+                break
         if nxt < 0 or m >= n:
             raise RuntimeError("distance matrix inconsistent with its weights")
         out[m] = nxt

@@ -1,5 +1,6 @@
 """All pairs of a road graph, exactly, at a fraction of Dijkstra from every vertex: Dijkstra
-(scipy) only from the nodes off the chains, each chain node's row from its chain's two ends.
+(scipy) only from the nodes off the chains and on those nodes alone (each chain one road between
+its ends; its inner nodes reached from them), each chain node's row from its chain's two ends.
 
 A chain node lies on a road and nothing else: two-way, its only neighbours are the two nodes
 before and after it (roads in and out both ways); one-way, one road in and one out. A simple
@@ -40,10 +41,52 @@ def road_all_pairs(w: np.ndarray) -> np.ndarray:
                 for u in range(n)]
     chains, core = _chains(outs, two_way, on_chain)
     dist = np.empty((n, n))
-    dist[core] = dijkstra(g, indices=core)
+    dist[core] = _core_rows(g, w, chains, core)
     for nodes in chains:
         _chain_rows(w, nodes, dist)
     return dist
+
+
+def _along(w, nodes):
+    """Costs along the chain ``nodes`` (A, inner..., B): from A to each node, and from each
+    node back to A (inf where one-way)."""
+    idx = np.array(nodes, dtype=np.int64)
+    ahead = np.concatenate(([0.0], np.cumsum(w[idx[:-1], idx[1:]])))
+    back = np.concatenate(([0.0], np.cumsum(w[idx[1:], idx[:-1]])))
+    return ahead, back
+
+
+def _core_rows(g, w, chains, core) -> np.ndarray:
+    """The rows of the nodes off the chains: Dijkstra on those nodes alone, each chain one road
+    between its ends (both ways where it is two-way), then each chain's inner nodes reached
+    from its ends (a route from outside a chain enters it at an end)."""
+    n, m = g.shape[0], len(core)
+    cidx = np.full(n, -1, dtype=np.int64)
+    cidx[core] = np.arange(m)
+    coo = g.tocoo()
+    keep = (cidx[coo.row] >= 0) & (cidx[coo.col] >= 0)
+    src, dst, cost = [cidx[coo.row[keep]]], [cidx[coo.col[keep]]], [coo.data[keep]]
+    along = [_along(w, nodes) for nodes in chains]
+    for nodes, (ahead, back) in zip(chains, along):
+        a, b = cidx[nodes[0]], cidx[nodes[-1]]
+        if a != b:   # a ring back to its end shortens no route between ends
+            src.append([a, b]), dst.append([b, a]), cost.append([ahead[-1], back[-1]])
+    src, dst, cost = (np.concatenate(x) for x in (src, dst, cost))
+    ok = np.isfinite(cost)
+    src, dst, cost = src[ok], dst[ok], cost[ok]
+    order = np.lexsort((cost, dst, src))       # parallel roads: the cheapest (CSR would sum)
+    src, dst, cost = src[order], dst[order], cost[order]
+    first = np.ones(len(src), dtype=bool)
+    first[1:] = (src[1:] != src[:-1]) | (dst[1:] != dst[:-1])
+    rows = np.empty((m, n))
+    rows[:, core] = dijkstra(sp.csr_matrix((cost[first], (src[first], dst[first])), shape=(m, m)))
+    for nodes, (ahead, back) in zip(chains, along):
+        inner = np.array(nodes[1:-1], dtype=np.int64)
+        with np.errstate(invalid="ignore"):   # one-way: inf - inf where there is no way back
+            from_b = np.where(np.isfinite(back[-1]), back[-1] - back[1:-1], np.inf)
+        rows[:, inner] = np.minimum(rows[:, [nodes[0]]] + ahead[1:-1],
+                                    rows[:, [nodes[-1]]] + from_b)
+    return rows
 
 
 def _chains(outs, two_way, on_chain):
@@ -77,9 +120,7 @@ def _chains(outs, two_way, on_chain):
 def _chain_rows(w, nodes, dist) -> None:
     """Rows of the chain's inner nodes from its ends' rows (see the module docstring)."""
     a, b, inner = nodes[0], nodes[-1], np.array(nodes[1:-1], dtype=np.int64)
-    idx = np.array(nodes, dtype=np.int64)
-    ahead = np.concatenate(([0.0], np.cumsum(w[idx[:-1], idx[1:]])))   # from A along the chain
-    back = np.concatenate(([0.0], np.cumsum(w[idx[1:], idx[:-1]])))    # from each node to A
+    ahead, back = _along(w, nodes)
     to_b = ahead[-1] - ahead[1:-1]
     to_a = back[1:-1]
     rows = np.minimum(to_a[:, None] + dist[a], to_b[:, None] + dist[b])

@@ -1,6 +1,7 @@
 """Compiled moves of bags and pickups inside the loop: what ``Bags``' moves and ``Pickups``'
 ``add``, ``remove``, ``release``, ``expire``, ``available`` and ``free`` did, on the loop's arrays
-(``B``: bags, ``P``: pickups, ``I``: the int slots)."""
+(``B``: bags, ``P``: pickups, ``I``: the int slots; ``board``, ``deliver`` and ``unload``, which
+also read the tugs' rows, take ``S``, the pointer to the loop's state tuple)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from ..bags import (_FROM_OPEN, ConservationError, _FROM_PENDING, _FROM_WAITING,
 from ..dispatch.pickups import _expire, _free_from, _tally
 from .codes import F_NEXT_EXPIRY, I_BAGS_VERSION, I_CREATED, I_PK_HI, I_PK_LO, I_PK_PTR, I_PK_VERSION
 from .queues import append, take
+from .unowned import unpack
 
 
 @numba.njit(cache=True, nogil=True)
@@ -105,8 +107,9 @@ def free(B, I):
 
 
 @numba.njit(cache=True, nogil=True)
-def board(k, ids, TG, B, I):
+def board(k, ids, S):
     """Waiting bags ``ids`` loaded onto tug ``k``, after those already on it."""
+    B, P, TG, H, R, K, D, I, F, PR = unpack(S)
     capacity, load, load_len = TG[8], TG[16], TG[17]
     on_tug = B[6]
     if on_tug[k] + ids.shape[0] > capacity[k]:
@@ -118,8 +121,9 @@ def board(k, ids, TG, B, I):
 
 
 @numba.njit(cache=True, nogil=True)
-def deliver(k, p, t, TG, B, I):
+def deliver(k, p, t, S):
     """The bags on tug ``k`` for ``p`` delivered at ``t``; the others stay, in order."""
+    B, P, TG, H, R, K, D, I, F, PR = unpack(S)
     load, load_len = TG[16], TG[17]
     state, node, tug, reserved, done_time, at_node, on_tug, counts, mark = B[:9]
     code, bad, created, version, rest = _deliver_kernel(
@@ -134,8 +138,9 @@ def deliver(k, p, t, TG, B, I):
 
 
 @numba.njit(cache=True, nogil=True)
-def unload(k, ids, TG):
+def unload(k, ids, S):
     """Bags ``ids`` leave tug ``k``'s load list (misconnected on board); the rest keep order."""
+    B, P, TG, H, R, K, D, I, F, PR = unpack(S)
     load, load_len = TG[16], TG[17]
     m = 0
     for i in range(load_len[k]):

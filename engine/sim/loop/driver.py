@@ -14,7 +14,7 @@ from ..dispatch.fleet import _ORDERS, _ORDERS_AT
 from ..route_engine import FROM_TUGS
 from . import codes as c
 from .heap import EventHeap
-from .routes import start_leg
+from .routes import start_leg_of
 from .step import advance
 
 _F2 = np.zeros((2, 2)).T            # placeholders of the right types before a bag-aware solve
@@ -69,10 +69,8 @@ class DayLoop:
     def drive_on(self, sim, k: int, path: np.ndarray, target: int) -> None:
         """Tug ``k`` drives ``path`` (given) to ``target`` from now."""
         self._sync_in(sim, False)
-        S = self.state(sim)
-        while start_leg(k, path, target, S[4], S[2], S[3], self.I, self.F) == c.WIDEN:
+        while start_leg_of(k, path, target, self.state(sim)) == c.WIDEN:
             sim.tug_table.widen(int(self.I[c.I_ARG]))
-            S = self.state(sim)
 
     # -- stepping ------------------------------------------------------------------------------
     def run(self, sim, t_end: float, check: bool) -> None:

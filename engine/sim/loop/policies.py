@@ -2,7 +2,8 @@
 keep their names, settings and the fleet's round plan; these are their ``choose_pickup``,
 ``choose_delivery``, ``select``/``top_up``, ``route`` and ``stop_on_the_way``, with every
 tie-break kept). Each returns a code first (``OK``, or what Python must do before the choice can
-be made again). ``S`` = (B, P, TG, H, R, K, D, I, F, PR), as ``step.advance`` takes them.
+be made again). Each takes ``S``, the pointer to the loop's state tuple (``step.advance``,
+``unowned.unpack``).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from .bagops import available, free
 from .codes import (BASELINE, EDF, F_T, FLEET, I_POLICY, OK, P_BAG_ROUTES, P_BONUS,
                     P_CANDIDATES, P_COLLECT, P_DETOUR, P_MARGIN, P_REWARD, P_SLACK, PLAN_JOB,
                     PLAN_NOJOB, PLAN_NONE, REFRESH, SHORTEST, TIED)
+from .unowned import unpack
 from .routes import bag_dist, bag_route, leg_seconds, must_refresh, plain_route
 
 _NONE = np.empty(0, dtype=np.int64)
@@ -37,9 +39,10 @@ def _load(k, TG):
 
 
 @numba.njit(cache=True, nogil=True)
-def urgent(k, p, arrive, B, P, TG, H, R, K, D, I, F, PR):
+def urgent(k, p, arrive, S):
     """``urgent_bags``: bags at ``p`` that can still leave in time if loaded at ``arrive``, most
     urgent first, as many as fit."""
+    B, P, TG, H, R, K, D, I, F, PR = unpack(S)
     ids = available(p, B, P)
     if ids.shape[0] == 0:
         return ids
@@ -50,7 +53,8 @@ def urgent(k, p, arrive, B, P, TG, H, R, K, D, I, F, PR):
 
 
 @numba.njit(cache=True, nogil=True)
-def within_carts(k, ids, B, P, TG, H, R, K, D, I, F, PR):
+def within_carts(k, ids, S):
+    B, P, TG, H, R, K, D, I, F, PR = unpack(S)
     carts = TG[7][k]
     if not carts or ids.shape[0] == 0:
         return ids
@@ -59,23 +63,26 @@ def within_carts(k, ids, B, P, TG, H, R, K, D, I, F, PR):
 
 
 @numba.njit(cache=True, nogil=True)
-def baseline_select(k, p, B, P, TG, H, R, K, D, I, F, PR):
+def baseline_select(k, p, S):
     """The baseline's bags at ``p``: first come first served, as many as fit."""
+    B, P, TG, H, R, K, D, I, F, PR = unpack(S)
     room = TG[8][k] - B[6][k]
-    return within_carts(k, available(p, B, P), B, P, TG, H, R, K, D, I, F, PR)[:max(room, 0)]
+    return within_carts(k, available(p, B, P), S)[:max(room, 0)]
 
 
 @numba.njit(cache=True, nogil=True)
-def top_up(k, p, B, P, TG, H, R, K, D, I, F, PR):
+def top_up(k, p, S):
     """Bags a tug takes where it stops, beside those promised to it."""
+    B, P, TG, H, R, K, D, I, F, PR = unpack(S)
     if I[I_POLICY] == BASELINE:
-        return baseline_select(k, p, B, P, TG, H, R, K, D, I, F, PR)
-    return urgent(k, p, F[F_T], B, P, TG, H, R, K, D, I, F, PR)
+        return baseline_select(k, p, S)
+    return urgent(k, p, F[F_T], S)
 
 
 @numba.njit(cache=True, nogil=True)
-def choose_delivery(k, ids, B, P, TG, H, R, K, D, I, F, PR):
+def choose_delivery(k, ids, S):
     """The stand to deliver to next (-1: none of ``ids`` can make it)."""
+    B, P, TG, H, R, K, D, I, F, PR = unpack(S)
     dest, deadline, s, now = B[10], B[11], TG[0][k], F[F_T]
     plain, plain_s = R[4], R[5]
     policy = I[I_POLICY]
@@ -97,11 +104,12 @@ def choose_delivery(k, ids, B, P, TG, H, R, K, D, I, F, PR):
 
 
 @numba.njit(cache=True, nogil=True)
-def choose_pickup(k, B, P, TG, H, R, K, D, I, F, PR):
+def choose_pickup(k, S):
     """(code, pickup, bags): where an empty-handed tug fetches bags (-1: nowhere)."""
+    B, P, TG, H, R, K, D, I, F, PR = unpack(S)
     policy = I[I_POLICY]
     if policy == FLEET:
-        return _fleet_pickup(k, B, P, TG, H, R, K, D, I, F, PR)
+        return _fleet_pickup(k, S)
     capacity, s, now = TG[8][k], TG[0][k], F[F_T]
     if B[6][k] >= capacity:
         return OK, -1, _NONE
@@ -114,7 +122,7 @@ def choose_pickup(k, B, P, TG, H, R, K, D, I, F, PR):
         ids = ids[P[3][ids] >= arrive + STOP_S]
         for b in ids[lexsort2(ids, B[11][ids])][:8]:
             p = bnode[b]
-            pick = urgent(k, p, now + plain_s[s, p], B, P, TG, H, R, K, D, I, F, PR)
+            pick = urgent(k, p, now + plain_s[s, p], S)
             if pick.shape[0]:
                 return OK, p, pick
         return OK, -1, _NONE
@@ -124,7 +132,7 @@ def choose_pickup(k, B, P, TG, H, R, K, D, I, F, PR):
         keep = np.isfinite(d)
         cands, d = cands[keep], d[keep]
         for i in lexsort2(cands, d)[:8]:
-            ids = baseline_select(k, cands[i], B, P, TG, H, R, K, D, I, F, PR)
+            ids = baseline_select(k, cands[i], S)
             if ids.shape[0]:
                 return OK, cands[i], ids
         return OK, -1, _NONE
@@ -135,22 +143,23 @@ def choose_pickup(k, B, P, TG, H, R, K, D, I, F, PR):
         return OK, -1, _NONE
     if K[0][s] >= 0 and must_refresh(I, F):
         return REFRESH, -1, _NONE
-    code, bag = bag_dist(s, cands, R, K, I)
+    code, bag = bag_dist(s, cands, S)
     if code != OK:
         return code, -1, _NONE
     arrive = now + plain_s[s][cands]
     score = bag / DECISECONDS - PR[P_BONUS] * np.minimum(live[cands], capacity)
     for i in lexsort2(cands, score)[:int(PR[P_CANDIDATES])]:
-        ids = urgent(k, cands[i], arrive[i], B, P, TG, H, R, K, D, I, F, PR)
+        ids = urgent(k, cands[i], arrive[i], S)
         if ids.shape[0]:
             return OK, cands[i], ids
     return OK, -1, _NONE
 
 
 @numba.njit(cache=True, nogil=True)
-def _fleet_pickup(k, B, P, TG, H, R, K, D, I, F, PR):
+def _fleet_pickup(k, S):
     """The fleet's job for tug ``k``: its entry of this round's plan, else the cheapest job for
     it alone (``TIED``: a tie that Python's ``_best_job_tied`` breaks)."""
+    B, P, TG, H, R, K, D, I, F, PR = unpack(S)
     plan_kind, plan_p, plan, plan_len = TG[18], TG[19], TG[20], TG[21]
     kind = plan_kind[k]
     if kind == PLAN_JOB or kind == PLAN_NOJOB:
@@ -176,25 +185,27 @@ def _fleet_pickup(k, B, P, TG, H, R, K, D, I, F, PR):
 
 
 @numba.njit(cache=True, nogil=True)
-def route(i, j, loaded, B, P, TG, H, R, K, D, I, F, PR):
+def route(i, j, loaded, S):
     """(code, route) i -> j by the policy in force."""
+    B, P, TG, H, R, K, D, I, F, PR = unpack(S)
     policy = I[I_POLICY]
     bag_routes = PR[P_BAG_ROUTES] != 0
     if (policy != FLEET and policy != SHORTEST) or not bag_routes or (policy == FLEET and loaded):
-        return OK, plain_route(i, j, R)
+        return OK, plain_route(i, j, S)
     if must_refresh(I, F):
         return REFRESH, _NONE
-    code, path = bag_route(i, j, R, K, I)
+    code, path = bag_route(i, j, S)
     if code != OK or policy != FLEET:
         return code, path
-    if leg_seconds(path, R) > R[5][i, j] + PR[P_DETOUR]:
-        return OK, plain_route(i, j, R)
+    if leg_seconds(path, S) > R[5][i, j] + PR[P_DETOUR]:
+        return OK, plain_route(i, j, S)
     return OK, path
 
 
 @numba.njit(cache=True, nogil=True)
-def stop_on_the_way(k, path, B, P, TG, H, R, K, D, I, F, PR):
+def stop_on_the_way(k, path, S):
     """The node inside ``path`` to stop at first for bags on the way (-1: none)."""
+    B, P, TG, H, R, K, D, I, F, PR = unpack(S)
     policy, now = I[I_POLICY], F[F_T]
     live, pickable = P[1], R[8]
     if policy == FLEET:
@@ -208,7 +219,7 @@ def stop_on_the_way(k, path, B, P, TG, H, R, K, D, I, F, PR):
                                  2 * (STOP_S + PER_BAG_S * promised.shape[0]), live, pickable)
         slack -= now
         for q in stops:
-            ids = urgent(k, q, now + plain_s[s, q], B, P, TG, H, R, K, D, I, F, PR)
+            ids = urgent(k, q, now + plain_s[s, q], S)
             late = plain_s[s, q] + plain_s[q, p] + STOP_S + PER_BAG_S * ids.shape[0]
             if ids.shape[0] and late <= slack - PR[P_MARGIN]:
                 return q
@@ -219,6 +230,6 @@ def stop_on_the_way(k, path, B, P, TG, H, R, K, D, I, F, PR):
     ldt = P[3]
     for p in inner[(live[inner] > 0) & pickable[inner]]:
         ids = available(p, B, P)
-        if within_carts(k, ids[ldt[ids] >= now + STOP_S], B, P, TG, H, R, K, D, I, F, PR).shape[0]:
+        if within_carts(k, ids[ldt[ids] >= now + STOP_S], S).shape[0]:
             return p
     return -1

@@ -23,12 +23,13 @@ from .codes import (ARRIVE, C_DISPATCH, C_NONE, CHECK, END, F_CUR, F_NEXT_EXPIRY
 from .bagops import expire
 from .heap import pop
 from .legs import arrive, bags_ready, deadlines_pass, dispatch, done, drive
-from .unowned import unowned
+from .unowned import pack, unpack
 
 
 @numba.njit(cache=True, nogil=True)
-def next_time(B, P, TG, H, R, K, D, I, F, PR):
+def next_time(S):
     """When something is next due (``Simulation._next_time``)."""
+    B, P, TG, H, R, K, D, I, F, PR = unpack(S)
     t = D[0][I[I_READY_PTR]]
     if H[4][0] and H[0][0] < t:
         t = H[0][0]
@@ -41,26 +42,25 @@ def next_time(B, P, TG, H, R, K, D, I, F, PR):
 
 
 @numba.njit(cache=True, nogil=True)
-def _resume(B, P, TG, H, R, K, D, I, F, PR):
+def _resume(S):
     """Finish the dispatch or drive a return interrupted."""
+    B, P, TG, H, R, K, D, I, F, PR = unpack(S)
     kind, k, target = I[I_CONT], I[I_CONT_TUG], I[I_CONT_TARGET]
     I[I_CONT] = C_NONE
     if kind == C_DISPATCH:
-        return dispatch(k, B, P, TG, H, R, K, D, I, F, PR)
-    return drive(k, target, B, P, TG, H, R, K, D, I, F, PR)
+        return dispatch(k, S)
+    return drive(k, target, S)
 
 
 @numba.njit(cache=True, nogil=True)
 def advance(S, t_end):
     """Everything due up to ``t_end``; see the module's docstring."""
-    B, P, TG, H, R, K, D, I, F, PR = S
-    B, P, TG, H, R, K, D = unowned(B), unowned(P), unowned(TG), unowned(H), unowned(R), \
-        unowned(K), unowned(D)
-    I, F, PR = unowned(I), unowned(F), unowned(PR)
+    S = pack(S)   # the loop's functions take this one pointer (``unowned``)
+    B, P, TG, H, R, K, D, I, F, PR = unpack(S)
     while True:
         phase = I[I_PHASE]
         if phase == PH_NEXT:
-            t = next_time(B, P, TG, H, R, K, D, I, F, PR)
+            t = next_time(S)
             if t > t_end:
                 return END
             F[F_CUR] = t
@@ -71,25 +71,25 @@ def advance(S, t_end):
         if phase == PH_SAMPLED:
             F[F_T] = t
             if D[0][I[I_READY_PTR]] <= t:
-                bags_ready(t, B, P, TG, H, R, K, D, I, F, PR)
+                bags_ready(t, S)
             if F[F_NEXT_EXPIRY] < t:
                 expire(t, B, P, I, F)
             phase = I[I_PHASE] = PH_EVENTS
         if phase == PH_EVENTS:
             if I[I_CONT] != C_NONE:
-                code = _resume(B, P, TG, H, R, K, D, I, F, PR)
+                code = _resume(S)
                 if code != OK:
                     return code
             while H[4][0] and H[0][0] <= t:
                 _, _, kind, k = pop(H[0], H[1], H[2], H[3], H[4])
                 if kind == ARRIVE:
-                    arrive(k, B, P, TG, H, R, K, D, I, F, PR)
+                    arrive(k, S)
                 else:
-                    code = done(k, B, P, TG, H, R, K, D, I, F, PR)
+                    code = done(k, S)
                     if code != OK:
                         return code
             if D[1][I[I_DEADLINE_PTR]] <= t:
-                deadlines_pass(t, B, P, TG, H, R, K, D, I, F, PR)
+                deadlines_pass(t, S)
             if not (I[I_FREE_N] and t >= F[F_NEXT_ROUND]
                     and I[I_PK_VERSION] != I[I_ROUND_VERSION]):
                 I[I_PHASE] = PH_NEXT
@@ -106,7 +106,7 @@ def advance(S, t_end):
                 return PLAN
         # a dispatch round: each free tug in turn, those the plan leaves idle stay free
         if I[I_CONT] != C_NONE:
-            code = _resume(B, P, TG, H, R, K, D, I, F, PR)
+            code = _resume(S)
             if code != OK:
                 return code
             I[I_ROUND_POS] += 1
@@ -117,7 +117,7 @@ def advance(S, t_end):
                 D[3][I[I_FREE_N]] = k
                 I[I_FREE_N] += 1
             else:
-                code = dispatch(k, B, P, TG, H, R, K, D, I, F, PR)
+                code = dispatch(k, S)
                 if code != OK:
                     return code
             I[I_ROUND_POS] += 1
