@@ -11,22 +11,50 @@ install writes every file anew, so users never met this; developers and tests di
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import importlib
+import importlib.util
 import pkgutil
 from pathlib import Path
 
 from numba.core.registry import CPUDispatcher
 
-LOOP = Path(__file__).resolve().parent
-CALLEES = ("bags.py", "network.py", "keygraph.py", "tugs.py")   # in engine/sim, called by the loop
+HERE = Path(__file__).resolve()
+LOOP = HERE.parent
+SIM = LOOP.parent                      # callees are followed within engine/sim only
 STAMP = "bagroute-loop-sources.sha256"
 
 
 def sources() -> list[Path]:
-    """Every file whose text the compiled loop depends on (this one's does not)."""
-    return ([p for p in sorted(LOOP.glob("*.py")) if p.name != Path(__file__).name]
-            + [LOOP.parent / name for name in CALLEES])
+    """Every file whose text the compiled loop may depend on: the loop's modules (this one's
+    text aside) and, transitively, every module of ``engine.sim`` they import from (the kernels,
+    constants and rules they call: bags, network, the fleet's orders, the stops…)."""
+    found, todo = set(), [(p, __package__) for p in LOOP.glob("*.py") if p != HERE]
+    while todo:
+        path, package = todo.pop()
+        if path in found:
+            continue
+        found.add(path)
+        for name in _imported(path, package):
+            spec = importlib.util.find_spec(name)
+            origin = Path(spec.origin).resolve() if spec and spec.origin else None
+            if origin and origin.suffix == ".py" and origin.is_relative_to(SIM):
+                todo.append((origin, name if origin.name == "__init__.py"
+                             else name.rpartition(".")[0]))
+    return sorted(found)
+
+
+def _imported(path: Path, package: str) -> set[str]:
+    """The modules a file's relative imports name (``from .x import y``: ``x`` and ``x.y``)."""
+    names = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.level:
+            module = importlib.util.resolve_name("." * node.level + (node.module or ""), package)
+            names.add(module)
+            names.update(f"{module}.{alias.name}" for alias in node.names
+                         if importlib.util.find_spec(module).submodule_search_locations)
+    return names
 
 
 def digest() -> str:
