@@ -1,6 +1,7 @@
 """The loop's cache is dropped where a source it compiles changed (engine/sim/loop/stale_cache.py):
 Numba alone would load a cached ``advance`` with its callees' old code."""
 
+import os
 from types import SimpleNamespace
 
 from engine.sim.loop import stale_cache
@@ -24,12 +25,17 @@ def test_the_cache_is_dropped_once_after_a_source_changes(tmp_path, monkeypatch)
     for path in sources:
         path.write_text("x = 1\n")
     monkeypatch.setattr(stale_cache, "sources", lambda: sources)
+    monkeypatch.setattr(stale_cache, "watched", lambda: sources)
 
     assert stale_cache.forget_if_stale() and flushed == [0, 1, 2]   # no stamp yet: unknown code
     assert not stale_cache.forget_if_stale() and len(flushed) == 3   # unchanged: kept
     sources[1].write_text("x = 2\n")                                  # a callee edited
     assert stale_cache.forget_if_stale() and len(flushed) == 6
     assert not stale_cache.forget_if_stale() and len(flushed) == 6
+    sources[0].write_text("x = 1\n\n")                               # a blank line: touched
+    sources[0].write_text("x = 1\n")                                 # and put back
+    os.utime(sources[0], ns=(1, 1))
+    assert not stale_cache.forget_if_stale() and len(flushed) == 6   # same text: kept
 
 
 def test_a_cache_folder_it_cannot_write_is_left_alone(tmp_path, monkeypatch):
