@@ -56,3 +56,8 @@ def hold(on: bool) -> None:
 
 def installed() -> bool:
     return _collector is not None
+
+
+def timed() -> bool:
+    """Whether the UI thread's timer collects now (installed, and no live day holds it)."""
+    return _collector is not None and _collector.timer.isActive()

@@ -9,6 +9,8 @@ day asks for one at a quiet moment — just after the map has painted a step —
 ``COLLECT_EVERY_S``: it walks only what was made since the last one (a few milliseconds) and
 freezes what survives. A frozen object still goes when nothing refers to it; only a reference
 cycle among frozen objects waits for the next day (``settle`` unfreezes and collects everything).
+Automatic collection is off for the app's life (collections run on the UI thread only,
+``gui/collector.py``): "off while the day plays" means the UI's timed collector is held.
 A step shown while the map does not paint (the window hidden or minimised) still gets its moment,
 ``AfterPaint``'s wait running out; where no step is shown for ``OVERDUE_S`` (the clock waiting for
 the simulation, a slow speed), a timer collects anyway: garbage never piles up while the day plays.
@@ -36,7 +38,7 @@ class GcPacer(QObject):
 
     def __init__(self, parent: QObject | None = None, clock: Callable[[], float] = time.perf_counter):
         super().__init__(parent)
-        self._saved: tuple[int, int, int] | None = None   # thresholds before play
+        self._playing = False
         self._clock = clock
         self._last = 0.0
         self.collections = 0                               # paced collections so far
@@ -64,22 +66,20 @@ class GcPacer(QObject):
         gc.unfreeze()
 
     def playing(self, on: bool) -> None:
-        if on and self._saved is None:
-            self._saved = gc.get_threshold()
-            gc.set_threshold(0)     # no automatic collection (the thresholds come back on pause)
-            collector.hold(True)    # nor the UI thread's timed ones: this pacer's come instead
-            self._last = self._clock()
+        if on and not self._playing:
+            self._playing = True
+            collector.hold(True)    # no timed collection (the UI's timer comes back on pause):
+            self._last = self._clock()   # this pacer's come instead
             self._wake_in(OVERDUE_S)
-        elif not on and self._saved is not None:
-            gc.set_threshold(*self._saved)
+        elif not on and self._playing:
+            self._playing = False
             collector.hold(False)
-            self._saved = None
             self.fallback.stop()
 
     def collect_if_due(self) -> bool:
         """While playing, collect what was made since the last collection, at most every
         ``COLLECT_EVERY_S``, and freeze what survives; True when it did."""
-        if self._saved is None or self._clock() - self._last < COLLECT_EVERY_S:
+        if not self._playing or self._clock() - self._last < COLLECT_EVERY_S:
             return False
         self._collect()
         return True
@@ -87,7 +87,7 @@ class GcPacer(QObject):
     def _collect_if_overdue(self) -> None:
         """The timer's wake-up: collect if no collection came for ``OVERDUE_S`` (decided by
         ``clock``, not by when the timer fired), else sleep until then."""
-        if self._saved is None:
+        if not self._playing:
             return
         left = self._last + OVERDUE_S - self._clock()
         if left > 0:

@@ -37,11 +37,10 @@ def test_a_worker_making_cycles_never_collects_on_its_own_thread(qtbot):
 
 def test_a_playing_day_holds_the_timer_and_gives_it_back(qtbot):
     collector.collect_on_ui_thread()
-    timer = collector._collector.timer
-    assert timer.isActive()
+    assert collector.timed()
     collector.hold(True)
     collector.hold(True)        # two live days playing
     collector.hold(False)
-    assert not timer.isActive()
+    assert not collector.timed()
     collector.hold(False)
-    assert timer.isActive()
+    assert collector.timed()

@@ -7,6 +7,7 @@ import weakref
 from PySide6.QtCore import QEvent, QObject
 from PySide6.QtWidgets import QLabel
 
+from gui import collector
 from gui.day.live_gc import COLLECT_EVERY_S, OVERDUE_S, GcPacer
 from gui.map.painted import AfterPaint
 from tests.gui.conftest import play_until
@@ -74,26 +75,24 @@ def test_a_steps_labels_and_status_follow_the_maps_paint(qtbot, sim_window):
 
 def test_the_collector_is_paced_while_a_day_plays(qtbot, sim_window):
     w = sim_window
-    before = gc.get_threshold()
+    assert collector.timed()                        # the day's worker installed it
     try:
         w.set_speed(600)
         w.play()
-        assert gc.get_threshold()[0] == 0              # no automatic collection while playing
+        assert not gc.isenabled() and not collector.timed()  # no other collection while playing
         assert gc.get_freeze_count() > 0            # the built day is frozen: not walked again
         assert w.player.gc.fallback.isActive()      # collects even if no step is shown
         w.pause()
-        assert gc.get_threshold() == before and not w.player.gc.fallback.isActive()
+        assert collector.timed() and not w.player.gc.fallback.isActive()
         w.play()
-        w.player.shutdown()                         # closing while playing restores it too,
-        assert gc.get_threshold() == before         # and unfreezes what the day froze
+        w.player.shutdown()                         # closing while playing gives it back too,
+        assert collector.timed()                    # and unfreezes what the day froze
         assert gc.get_freeze_count() == 0
     finally:
-        gc.set_threshold(*before)
         gc.unfreeze()
 
 
 def test_a_paced_collection_frees_new_cycles_and_freezes_what_lives(qtbot):
-    before = gc.get_threshold()
     pacer = GcPacer()
     try:
         pacer.settle()
@@ -108,10 +107,8 @@ def test_a_paced_collection_frees_new_cycles_and_freezes_what_lives(qtbot):
         assert dead() is None and alive.me is alive
         assert gc.get_freeze_count() > frozen       # what lives is frozen
         pacer.playing(False)
-        assert not pacer.collect_if_due()           # paused: the collector runs as usual
-        assert gc.get_threshold() == before
+        assert not pacer.collect_if_due()           # paused: the UI's timed collector runs
     finally:
-        gc.set_threshold(*before)
         gc.unfreeze()
 
 
@@ -122,7 +119,6 @@ def test_a_day_with_no_quiet_moment_is_still_collected_every_second_or_so(qtbot)
     test's clock decides, not when the timer fires (its timeouts are sent by hand; no event
     loop runs here)."""
     now = [100.0]
-    before = gc.get_threshold()
     pacer = GcPacer(clock=lambda: now[0])
     try:
         pacer.settle()
@@ -146,7 +142,6 @@ def test_a_day_with_no_quiet_moment_is_still_collected_every_second_or_so(qtbot)
         pacer.fallback.timeout.emit()
         assert pacer.collections == 2
     finally:
-        gc.set_threshold(*before)
         gc.unfreeze()
 
 def test_the_docks_clock_and_tug_text_change_without_laying_the_dock_out_again(qtbot):
