@@ -18,12 +18,11 @@ A warm-up that fails leaves the day to compile in place, as it would have withou
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
 import threading
 import time
 
-from .variant_warmup import in_cache
+from .variant_warmup import in_cache, run_child
 
 AIRPORT = "regional"     # bundled: 24 tugs, bags from the first minutes
 HOURS = 1.0
@@ -38,9 +37,9 @@ def cold() -> bool:
     """True where the compiled loop is not in Numba's disk cache for this source yet: the first
     day here would compile it. Reads the cache index only, as Numba does before loading, after
     dropping it where a source the loop compiles changed since (``sim.loop.stale_cache``)."""
-    from .sim.loop.stale_cache import forget_if_stale
+    from .sim.loop.stale_cache import check_once
     from .sim.loop.step import advance
-    forget_if_stale()
+    check_once()
     return not in_cache([advance])
 
 
@@ -82,13 +81,7 @@ def start() -> bool:
 
 def _run_child() -> None:
     global failed
-    try:
-        done = subprocess.run(child_command(), capture_output=True, text=True)
-        if done.returncode:
-            failed = ((done.stderr.strip().splitlines() or [f"exit status {done.returncode}"])
-                      [-1][:200])
-    except OSError as exc:
-        failed = str(exc)
+    failed = run_child(child_command())
 
 
 def compiling() -> bool:

@@ -50,17 +50,24 @@ def start(family: str, variant: str, sizes, on_done: Callable[[str], None] | Non
     return True
 
 
-def _wait_for(variant: str, command: list, on_done) -> None:
+def run_child(command: list) -> str | None:
+    """Run a warm-up child to its end: None where it succeeded, else why (its last line of
+    stderr, or its exit status; at most 200 characters)."""
     try:
         done = subprocess.run(command, capture_output=True, text=True)
-        why = None if done.returncode == 0 else (
-            (done.stderr.strip().splitlines() or [f"exit status {done.returncode}"])[-1])
     except OSError as exc:
-        why = str(exc)
+        return str(exc)[:200]
+    if done.returncode == 0:
+        return None
+    return (done.stderr.strip().splitlines() or [f"exit status {done.returncode}"])[-1][:200]
+
+
+def _wait_for(variant: str, command: list, on_done) -> None:
+    why = run_child(command)
     with _LOCK:
         _RUNNING[variant] -= 1
         if why is not None:
-            _FAILED[variant] = why[:200]
+            _FAILED[variant] = why
     if on_done is not None:
         on_done(state(variant))
 
@@ -70,10 +77,14 @@ def cold(runner: str) -> bool:
     a registry Variant's) is in the cache for this source yet: the variant's first use here, which
     compiles. (A kernel that only other sizes take may still compile later, as before.) Reads the
     kernels' cache index files only, as Numba does before it loads one."""
-    module = importlib.import_module(runner.partition(":")[0])
-    kernels = [f for f in vars(module).values()
-               if isinstance(f, CPUDispatcher) and isinstance(f._cache, FunctionCache)]
+    kernels = cached_kernels(importlib.import_module(runner.partition(":")[0]))
     return bool(kernels) and not in_cache(kernels)
+
+
+def cached_kernels(module) -> list[CPUDispatcher]:
+    """The ``njit(cache=True)`` functions ``module`` holds (its own and those it imported)."""
+    return [f for f in vars(module).values()
+            if isinstance(f, CPUDispatcher) and isinstance(f._cache, FunctionCache)]
 
 
 def in_cache(kernels) -> bool:

@@ -119,4 +119,4 @@ class RunningEdits:
         if tug.id in free:
             free.remove(tug.id)
             self.loop.set_free(free)
-        self._drive(tug, node, self.tables.plain_route(tug.node, node))
+        self.loop.drive_on(self, tug.id, self.tables.plain_route(tug.node, node), node)

@@ -28,7 +28,6 @@ from .running_edits import RunningEdits
 from .schedule import (Flight, Schedule, ScheduleParams, generate_flights, make_bags,
                        usable_nodes)
 from .loop.driver import DayLoop
-from .tug_legs import TugLegs
 from .tugs import DRIVING, Tug, TugTable
 
 
@@ -65,7 +64,7 @@ class Snapshot:
     finished: bool
 
 
-class Simulation(TugLegs, RunningEdits):
+class Simulation(RunningEdits):
     def __init__(self, airport: Airport, config: SimConfig = SimConfig()):
         if config.tugs is not None and config.tugs < 1:
             raise ValueError(f"a day needs at least 1 tug, got {config.tugs} (tugs=None: the "
@@ -171,6 +170,10 @@ class Simulation(TugLegs, RunningEdits):
     def set_variant(self, name: str) -> None:
         """Solve the next recomputes with ``name`` (a variant of the route engine's family)."""
         self.tables.variant = name
+
+    def onboard(self, tug: Tug) -> np.ndarray:
+        """The bags on ``tug``, in the order they were loaded (read-only)."""
+        return self.tug_table.row("load", tug.id)
 
     def tug_nodes(self) -> np.ndarray:
         """The node each tug is at or last reached (where the route engine solves from)."""

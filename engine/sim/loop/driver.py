@@ -13,6 +13,7 @@ import numpy as np
 from ..dispatch.fleet import _ORDERS, _ORDERS_AT
 from ..route_engine import FROM_TUGS
 from . import codes as c
+from . import stale_cache
 from .heap import EventHeap
 from .routes import start_leg_of
 from .step import advance
@@ -27,6 +28,7 @@ class DayLoop:
     """The compiled loop of one ``Simulation`` (``sim``)."""
 
     def __init__(self, sim):
+        stale_cache.check_once()   # before this process first loads the loop from Numba's cache
         n = len(sim.tugs)
         self.I = np.zeros(c.N_I, dtype=np.int64)
         self.F = np.zeros(c.N_F)

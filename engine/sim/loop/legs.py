@@ -1,4 +1,4 @@
-"""A tug's legs inside the loop (what ``tug_legs.TugLegs`` did in Python): dispatched (deliver
+"""A tug's legs inside the loop: dispatched (deliver
 what it carries, else fetch bags, else idle), driving, arriving (bags boarded), done (bags
 delivered); and the bags that become ready or miss their deadline. A step that needs Python
 returns its code with the continuation stored (``I_CONT``: dispatch the tug again from the

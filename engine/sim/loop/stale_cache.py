@@ -20,6 +20,8 @@ from pathlib import Path
 
 from numba.core.registry import CPUDispatcher
 
+from ...variant_warmup import cached_kernels
+
 HERE = Path(__file__).resolve()
 LOOP = HERE.parent
 SIM = LOOP.parent                      # callees are followed within engine/sim only
@@ -39,7 +41,7 @@ def sources() -> list[Path]:
         for name in _imported(path, package):
             spec = importlib.util.find_spec(name)
             origin = Path(spec.origin).resolve() if spec and spec.origin else None
-            if origin and origin.suffix == ".py" and origin.is_relative_to(SIM):
+            if origin and origin.suffix == ".py" and origin.is_relative_to(SIM) and origin != HERE:
                 todo.append((origin, name if origin.name == "__init__.py"
                              else name.rpartition(".")[0]))
     return sorted(found)
@@ -81,14 +83,24 @@ def quick_key() -> str:
 
 
 def cached_functions() -> list[CPUDispatcher]:
-    """The loop modules' ``njit(cache=True)`` functions."""
+    """The loop modules' own ``njit(cache=True)`` functions."""
     found = []
     for info in pkgutil.iter_modules([str(LOOP)]):
         module = importlib.import_module(f"{__package__}.{info.name}")
-        found += [f for f in vars(module).values()
-                  if isinstance(f, CPUDispatcher) and f.__module__ == module.__name__
-                  and getattr(f, "_cache", None) is not None and f._cache.cache_path]
+        found += [f for f in cached_kernels(module) if f.__module__ == module.__name__]
     return found
+
+
+_checked = False
+
+
+def check_once() -> None:
+    """``forget_if_stale``, once per process, before its first day loads the loop: every way
+    into a day (``DayLoop``, ``loop_warmup.cold``) calls this."""
+    global _checked
+    if not _checked:
+        _checked = True
+        forget_if_stale()
 
 
 def forget_if_stale() -> bool:
