@@ -16,17 +16,21 @@ STEPS = ("pack", "phases 1+2", "phase 3", "widen", "transpose", "recover", "narr
 
 
 def steps_table(log: str) -> str:
-    """One row per ``== steps <tree>`` section and size: GPU ms by step."""
+    """One row per ``== steps <tree>`` section and size: GPU ms by step. A section run with a
+    ``LANES_TUNING`` names it beside the tree; steps other than STEPS (a tuning's own kernels)
+    are listed under "other"."""
     rows, tree = [], None
     for line in log.splitlines():
         if line.startswith("== steps"):
-            tree = line.split()[2].rstrip(",")
+            tuning = line.partition("LANES_TUNING=")[2].strip()
+            tree = line.split()[2].rstrip(",") + (f" ({tuning})" if tuning else "")
         found = re.match(r"n=(\d+) steps of a lanes solve, GPU ms: (.*); total ([\d.]+)", line)
         if found and tree:
             ms = dict(re.match(r"(.*) ([\d.]+)$", part).groups() for part in found[2].split(", "))
+            other = ", ".join(f"{s} {v}" for s, v in ms.items() if s not in STEPS) or "–"
             rows.append(f"| {tree} | {int(found[1]):,} | " + " | ".join(ms.get(s, "–") for s in STEPS)
-                        + f" | **{found[3]}** |")
-    head = "| code | n | " + " | ".join(STEPS) + " | total |\n|" + "---|" * (len(STEPS) + 3)
+                        + f" | {other} | **{found[3]}** |")
+    head = "| code | n | " + " | ".join(STEPS) + " | other | total |\n|" + "---|" * (len(STEPS) + 4)
     return "\n".join([head] + rows)
 
 
