@@ -198,24 +198,6 @@ class Simulation(RunningEdits):
                 raise ConservationError(f"tug {tug.id}'s load list {load.tolist()} does not match "
                                         "the bags on it")
 
-    def tug_positions(self) -> np.ndarray:
-        """(tugs × 2) x, y in metres, interpolated along the road each tug is driving."""
-        out = np.empty((len(self.tugs), 2))
-        for i, tug in enumerate(self.tugs):
-            out[i, 0], out[i, 1], *_ = tug.position(self.t, self.net.x, self.net.y)
-        return out
-
-    def tug_states(self) -> list[dict]:
-        """Per tug: position, road being driven (u, v, fraction), activity, load, current route."""
-        rows = []
-        for tug in self.tugs:
-            x, y, u, v, f = tug.position(self.t, self.net.x, self.net.y)
-            rows.append({"id": tug.id, "x": x, "y": y, "u": u, "v": v, "fraction": f,
-                         "activity": tug.activity, "load": int(self.bags.on_tug[tug.id]),
-                         "capacity": tug.capacity,
-                         "route": tug.path.tolist() if tug.activity == DRIVING else []})
-        return rows
-
     def routes(self) -> dict[int, list[int]]:
         """Current route (node indices) of every driving tug."""
         return {t.id: t.path.tolist() for t in self.tugs if t.activity == DRIVING}

@@ -69,7 +69,7 @@ class Pickups:
         change (``version``), as every idle tug of a dispatch round asks the same."""
         version, last = self._nodes_key
         if version != self.version or last is not mask:
-            self._nodes = _live_at(self.live, mask)
+            self._nodes = live_at(self.live, mask)
             self._nodes.flags.writeable = False
             self._nodes_key = (self.version, mask)
         return self._nodes
@@ -77,7 +77,7 @@ class Pickups:
     def free(self) -> np.ndarray:
         """Every waiting bag not promised to a tug, by id. Bags appear in id order, so only ids
         from the oldest bag not yet delivered or lost up to the newest one can wait."""
-        self._lo, ids = _free_from(self.bags.state, self.bags.reserved, self._lo, self._hi)
+        self._lo, ids = free_from(self.bags.state, self.bags.reserved, self._lo, self._hi)
         return ids
 
 
@@ -87,7 +87,7 @@ def _swept(ldt: np.ndarray) -> np.ndarray:
 
 
 @numba.njit(cache=True, nogil=True)
-def _urgent(ids, ldt, leave, dest, carried, carts, room):
+def bags_to_take(ids, ldt, leave, dest, carried, carts, room):
     """The bags a tug takes at a stop (``loop.policies.urgent``): the bags of ``ids`` that can
     leave at ``leave``, by latest departure then id, that fit the carts (``carts`` 0: any), at
     most ``room``. Bags already lost are left for the deadline (no tug chases them)."""
@@ -95,7 +95,7 @@ def _urgent(ids, ldt, leave, dest, carried, carts, room):
     ids = ids[np.argsort(ids, kind="mergesort")]
     ids = ids[np.argsort(ldt[ids], kind="mergesort")]
     if carts:
-        ids = ids[_fits_carts(dest[ids], dest[carried], carts)]
+        ids = ids[fits_carts(dest[ids], dest[carried], carts)]
     return ids[:room].copy()
 
 
@@ -111,11 +111,11 @@ def within_carts(sim, tug, ids: np.ndarray) -> np.ndarray:
     if not tug.carts or not len(ids):
         return ids
     dest = sim.bags.set.dest
-    return ids[_fits_carts(dest[ids], dest[sim.onboard(tug)], tug.carts)]
+    return ids[fits_carts(dest[ids], dest[sim.onboard(tug)], tug.carts)]
 
 
 @numba.njit(cache=True, nogil=True)
-def _fits_carts(dests, carried, carts):
+def fits_carts(dests, carried, carts):
     """Which ``dests`` fit: a stand already ``carried`` to (repeats allowed), else a new one
     while carts are spare."""
     stands = np.empty(max(carts, carried.shape[0]), dtype=np.int64)
@@ -138,7 +138,7 @@ def _fits_carts(dests, carried, carts):
 
 
 @numba.njit(cache=True, nogil=True)
-def _expire(ids, expired, state, reserved, node, live):
+def expire_passed(ids, expired, state, reserved, node, live):
     """Expiry (``loop.bagops.expire``) of the bags ``ids`` whose latest departure passed: each counted in
     ``live`` no more; whether one waiting unpromised left it."""
     changed = False
@@ -152,7 +152,7 @@ def _expire(ids, expired, state, reserved, node, live):
 
 
 @numba.njit(cache=True, nogil=True)
-def _tally(ids, nodes, sign, count, live, expired):
+def tally(ids, nodes, sign, count, live, expired):
     """Count bags ``ids`` in (sign 1) or out of (-1) their nodes: ``count`` all of them,
     ``live`` those not yet expired."""
     for i in range(ids.shape[0]):
@@ -162,7 +162,7 @@ def _tally(ids, nodes, sign, count, live, expired):
 
 
 @numba.njit(cache=True, nogil=True)
-def _free_from(state, reserved, lo, hi):
+def free_from(state, reserved, lo, hi):
     """``Pickups.free``: the first of bags lo..hi-1 not yet delivered or lost, and the waiting
     unpromised bags from there on."""
     while lo < hi and state[lo] > ON_TUG:
@@ -177,7 +177,7 @@ def _free_from(state, reserved, lo, hi):
 
 
 @numba.njit(cache=True, nogil=True)
-def _live_at(live, mask):
+def live_at(live, mask):
     """``Pickups.live_nodes``: the nodes (of ``mask``, unless None) where ``live`` > 0."""
     out = np.empty(live.shape[0], dtype=np.int64)
     m = 0

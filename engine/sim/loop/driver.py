@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..dispatch.fleet import _ORDERS, _ORDERS_AT
+from ..dispatch.fleet import ORDERS, ORDERS_AT
 from ..route_engine import FROM_TUGS
 from . import codes as c
 from . import stale_cache
@@ -106,7 +106,7 @@ class DayLoop:
             k = int(I[c.I_CONT_TUG])
             tug = sim.tugs[k]
             room = int(tug.capacity - sim.bags.on_tug[k])
-            job = sim.dispatcher._best_job_tied(sim, tug, room)
+            job = sim.dispatcher.best_job_tied(sim, tug, room)
             if job is None:
                 tt.plan_kind[k] = c.PLAN_NOJOB
             else:
@@ -179,7 +179,7 @@ class DayLoop:
         R = (net.indptr, net.indices, net.seconds, net.length_m, tables.plain, tables.plain_s,
              router.w, router.dist_to, sim.pickable)
         D = (sim._ready, sim._deadlines, sim._deadline_order, self.free_ids, self.round_ids,
-             _ORDERS, _ORDERS_AT)
+             ORDERS, ORDERS_AT)
         return (B, P, TG, self.heap.arrays(), R, self._keys(sim), D, self.I, self.F, self.PR)
 
     def _keys(self, sim):
