@@ -77,12 +77,6 @@ class RoadNetwork:
         lo, hi = self.indptr[u], self.indptr[u + 1]
         return bool((self.indices[lo:hi] == v).any())
 
-    def road(self, u: int, v: int) -> tuple[float, float]:
-        """(tug seconds, length m) of the road u -> v."""
-        lo, hi = self.indptr[u], self.indptr[u + 1]
-        k = lo + int(np.flatnonzero(self.indices[lo:hi] == v)[0])
-        return float(self.seconds[k]), float(self.length_m[k])
-
 
 class Router:
     """Routes walked out of one all-pairs result on a CSR graph (each row's indices ascending): at

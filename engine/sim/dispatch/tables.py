@@ -77,7 +77,6 @@ class RouteTables:
         self.keys: KeyGraph | None = None
         self._bag_version = None
         self._bag_time = -np.inf
-        self.bag_counts = np.zeros(net.n, dtype=np.int64)
 
     def set_key_nodes(self, key: np.ndarray) -> None:
         """Where tugs stop and bags wait; solves the static junction subgraph once."""
@@ -93,7 +92,6 @@ class RouteTables:
             r = k.update(counts, self.variant)
             self.log.append(Recompute(t, r.variant, r.seconds + k.build_seconds, "bag-aware",
                                       r.note))
-            self.bag_counts = counts.copy()
             self._bag_version, self._bag_time = version, t
 
     def plain_route(self, i: int, j: int) -> np.ndarray:
