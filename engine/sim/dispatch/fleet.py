@@ -39,12 +39,12 @@ class FleetDispatcher(Dispatcher):
     detour_s = 20.0        # ... where the bag-aware route is at most this much slower
 
     def __init__(self):
-        self._plan: dict[int, tuple[int, np.ndarray]] = {}   # tug id -> its job this round
+        self.planned: dict[int, tuple[int, np.ndarray]] = {}   # tug id -> its job this round
 
     def plan(self, sim, tugs) -> set[int]:
-        """Assign the free empty tugs to jobs together (the loop hands out ``_plan``).
+        """Assign the free empty tugs to jobs together (the loop hands out ``planned``).
         Returns the tugs left without a job (they stay idle this round)."""
-        self._plan = {}
+        self.planned = {}
         tt, on_tug = sim.tug_table, sim.bags.on_tug
         ids = np.array([t.id for t in tugs], dtype=np.int64)   # read as arrays: a round has many
         ids = ids[~tt.retired[ids] & (tt.pickup_len[ids] == 0) & (on_tug[ids] == 0)]
@@ -57,9 +57,9 @@ class FleetDispatcher(Dispatcher):
             rows, cols = linear_sum_assignment(cost)
             for i, j in zip(rows.tolist(), cols.tolist()):
                 if cost[i, j] < _FORBIDDEN:
-                    self._plan[tugs[i].id] = (int(jobs.p[j]),
-                                              jobs.saved(j, done[i, j], tugs[i]))
-        return {t.id for t in tugs} - self._plan.keys()
+                    self.planned[tugs[i].id] = (int(jobs.p[j]),
+                                                jobs.saved(j, done[i, j], tugs[i]))
+        return {t.id for t in tugs} - self.planned.keys()
 
     def best_job_tied(self, sim, tug, room: int):
         """The cheapest job for one tug where ``np.argpartition`` picks among tied pickups or

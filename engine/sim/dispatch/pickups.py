@@ -35,11 +35,11 @@ class Pickups:
         self.count = np.zeros(n_nodes, dtype=np.int64)
         self.live = np.zeros(n_nodes, dtype=np.int64)
         self.expired = np.zeros(len(ldt), dtype=bool)     # no longer counted in ``live``
-        self._order = np.lexsort((np.arange(len(ldt)), ldt))
-        self._ldt_sorted = _swept(ldt[self._order])       # the expiry sweep reads these
-        self._ptr = 0
-        self.next_expiry = self._ldt_sorted[0]            # the sweep has work after this time
-        self._lo = self._hi = 0                            # ``free`` looks at bags lo..hi-1
+        self.ldt_order = np.lexsort((np.arange(len(ldt)), ldt))
+        self.ldt_sorted = _swept(ldt[self.ldt_order])     # the expiry sweep reads these
+        self.swept_to = 0
+        self.next_expiry = self.ldt_sorted[0]             # the sweep has work after this time
+        self.free_lo = self.free_hi = 0                   # ``free`` looks at bags lo..hi-1
         self.version = 0
         self._nodes_key: tuple = (None, None)             # ``live_nodes``' cache: version, mask
         self._nodes = np.empty(0, dtype=np.int64)
@@ -49,10 +49,10 @@ class Pickups:
         expiry sweep re-derived at time ``t`` as if these had held all along."""
         b = self.bags
         self.ldt = ldt
-        self._order = np.lexsort((np.arange(len(ldt)), ldt))
-        self._ldt_sorted = _swept(ldt[self._order])
-        self._ptr = int(np.searchsorted(ldt[self._order], t, side="left"))
-        self.next_expiry = self._ldt_sorted[self._ptr]
+        self.ldt_order = np.lexsort((np.arange(len(ldt)), ldt))
+        self.ldt_sorted = _swept(ldt[self.ldt_order])
+        self.swept_to = int(np.searchsorted(ldt[self.ldt_order], t, side="left"))
+        self.next_expiry = self.ldt_sorted[self.swept_to]
         free = (b.state == WAITING) & (b.reserved < 0)
         self.expired = ~(free | (b.state == PENDING)) | (ldt < t)
         self.live = np.bincount(b.node[free & ~self.expired], minlength=len(self.live))
@@ -61,7 +61,7 @@ class Pickups:
     def arrays(self) -> tuple:
         """What the compiled loop's moves take (``engine/sim/loop/bagops.py``)."""
         q = self.queues
-        return (self.count, self.live, self.expired, self.ldt, self._order, self._ldt_sorted,
+        return (self.count, self.live, self.expired, self.ldt, self.ldt_order, self.ldt_sorted,
                 q.head, q.tail, q.nxt, q.queued)
 
     def live_nodes(self, mask: np.ndarray | None = None) -> np.ndarray:
@@ -77,7 +77,7 @@ class Pickups:
     def free(self) -> np.ndarray:
         """Every waiting bag not promised to a tug, by id. Bags appear in id order, so only ids
         from the oldest bag not yet delivered or lost up to the newest one can wait."""
-        self._lo, ids = free_from(self.bags.state, self.bags.reserved, self._lo, self._hi)
+        self.free_lo, ids = free_from(self.bags.state, self.bags.reserved, self.free_lo, self.free_hi)
         return ids
 
 
