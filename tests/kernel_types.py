@@ -28,7 +28,7 @@ def kernels():
     from engine.mst import gpu_fast as mst_fast
     from engine.sssp import gpu_fast as sssp_fast
     lanes = apsp_fast.kernels(apsp_fast.default_tuning())  # generated: only a GPU build checks its shapes
-    return {"gpu-fast-sssp persistent": (sssp_fast._persistent, sssp_fast._SIGNATURE),
+    return {"gpu-fast-sssp persistent": (sssp_fast.persistent_rounds, sssp_fast.PERSISTENT_SIGNATURE),
             "gpu-fast-mst rounds": (mst_fast._all_rounds, mst_fast._ROUNDS_SIGNATURE),
             **{f"gpu-fast {name}": (getattr(lanes, name).function, getattr(lanes, name).signature)
                for name in LANES_KERNELS}}

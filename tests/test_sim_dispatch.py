@@ -100,7 +100,7 @@ def test_the_fleet_dispatchers_one_pass_job_is_the_general_paths_job(regional, c
             if code != OK:
                 continue   # a tie at the k-th nearest: the loop asks the general path itself
             fast = None if p < 0 else (p, ids)
-            general = d._best_job_tied(sim, tug, room)
+            general = d.best_job_tied(sim, tug, room)
             assert (fast is None) == (general is None)
             if fast is not None:
                 assert fast[0] == general[0] and fast[1].tolist() == general[1].tolist()

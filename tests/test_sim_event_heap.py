@@ -5,7 +5,7 @@ import heapq
 import numpy as np
 import pytest
 
-from engine.sim.loop.heap import EventHeap
+from engine.sim.loop.heap import EventHeap, pop
 
 
 def test_random_pushes_pops_and_drops_match_heapq():
@@ -21,7 +21,7 @@ def test_random_pushes_pops_and_drops_match_heapq():
                 heapq.heappush(ref, e)
                 heap.push(*e)
             elif op < 4 and ref:
-                assert heap.pop() == heapq.heappop(ref)
+                assert pop(*heap.arrays()) == heapq.heappop(ref)
             elif ref:
                 k = int(rng.integers(0, 10))
                 ref = [e for e in ref if e[3] != k]
@@ -29,16 +29,16 @@ def test_random_pushes_pops_and_drops_match_heapq():
                 heap.drop_tug(k)
             assert heap.size[0] == len(ref)
         while ref:
-            assert heap.pop() == heapq.heappop(ref)
+            assert pop(*heap.arrays()) == heapq.heappop(ref)
 
 
 def test_an_empty_or_full_heap_says_so():
     heap = EventHeap(1)
     with pytest.raises(IndexError):
-        heap.pop()
+        pop(*heap.arrays())
     heap.push(1.0, 1, 0, 0)
     with pytest.raises(IndexError):
         heap.push(2.0, 2, 0, 1)
     heap.grow(2)
     heap.push(2.0, 2, 0, 1)
-    assert heap.pop() == (1.0, 1, 0, 0)
+    assert pop(*heap.arrays()) == (1.0, 1, 0, 0)

@@ -5,7 +5,7 @@ import pytest
 
 from engine.apsp import solve
 from engine.airport.layout_io import bundled_airports, load_airport
-from engine.sim.bags import (_FROM_ON_TUG, _FROM_WAITING, _NO_NODES, DELIVERED, ON_TUG, PENDING,
+from engine.sim.bags import (DELIVERED, FROM_ON_TUG, FROM_WAITING, NO_NODES, ON_TUG, PENDING,
                              WAITING, Bags, ConservationError)
 from engine.sim.dispatch import Pickups
 from engine.sim.loop.bagops import appear, move
@@ -79,9 +79,9 @@ def test_a_refused_bag_move_changes_nothing():
     bags.created = int(I[I_CREATED])
     before = [a.copy() for a in (bags.state, bags.node, bags.at_node, bags.counts)]
     with pytest.raises(ConservationError):   # bag 2 never appeared
-        move(np.array([1, 2]), _FROM_WAITING, ON_TUG, np.nan, False, _NO_NODES, 0, B, I)
+        move(np.array([1, 2]), FROM_WAITING, ON_TUG, np.nan, False, NO_NODES, 0, B, I)
     with pytest.raises(ConservationError):   # listed twice
-        move(np.array([0, 0]), _FROM_ON_TUG, DELIVERED, 10.0, True, _NO_NODES, -1, B, I)
+        move(np.array([0, 0]), FROM_ON_TUG, DELIVERED, 10.0, True, NO_NODES, -1, B, I)
     after = [bags.state, bags.node, bags.at_node, bags.counts]
     assert all(np.array_equal(a, b) for a, b in zip(before, after))
     assert bags.state.tolist() == [WAITING, WAITING, PENDING] and bags.created == 2

@@ -2,14 +2,19 @@
 
 import math
 
+import numba
 import numpy as np
 import pytest
 
 from engine.airport.layout_io import bundled_airports, load_airport
 from engine.sim import DELIVERED, MISCONNECTED, ON_TUG, WAITING, SimConfig, Simulation
 from engine.sim.bags import Bags, ConservationError
-from engine.sim.dispatch import POLICIES
+from engine.sim.dispatch import POLICIES, Pickups
+from engine.sim.frame import tug_frame
 from engine.sim.kpi import deterministic
+from engine.sim.loop.bagops import appear, board, deliver, misconnect
+from engine.sim.loop.codes import I_CREATED, N_I
+from engine.sim.loop.unowned import pack
 from engine.airport.layout import ScheduleParams
 from engine.sim.schedule import GATE_CLEAR_S, BagSet, FlightsError, read_flights_csv
 from engine.sim.tugs import DRIVING
@@ -43,28 +48,46 @@ def test_every_bag_is_in_exactly_one_state_after_every_event(regional, policy):
     assert k["bags_by_state"]["waiting"] == k["bags_by_state"]["on_tug"] == 0
 
 
+def _road_driven(tug, t):
+    """The road (u, v) of ``tug``'s leg it is on at ``t``, from its timetable."""
+    k = int(np.searchsorted(tug.times, t, side="right")) - 1
+    k = min(max(k, 0), len(tug.path) - 2)
+    return int(tug.path[k]), int(tug.path[k + 1])
+
+
 def test_no_tug_exceeds_capacity_or_speed_or_leaves_the_roads(regional):
     sim = Simulation(regional, SimConfig(hours=1.5, seed=1))
     net = sim.net
     dt = 5.0
-    last = sim.tug_positions()
+    last = tug_frame(sim).positions(sim.t)   # where the map draws the tugs
     seen_driving = 0
     while not sim.finished:
         sim.step(dt)
         sim.check()
         assert (sim.bags.on_tug <= sim.capacities).all()
-        pos = sim.tug_positions()
-        for tug, row, (x, y), (x0, y0) in zip(sim.tugs, sim.tug_states(), pos, last):
-            u, v, f = row["u"], row["v"], row["fraction"]
-            if u != v:
+        pos = tug_frame(sim).positions(sim.t)
+        for tug, (x, y), (x0, y0) in zip(sim.tugs, pos, last):
+            if tug.activity == DRIVING and len(tug.path) > 1:
+                u, v = _road_driven(tug, sim.t)
                 seen_driving += 1
                 assert net.is_road(u, v), f"tug {tug.id} between {u} and {v}, not a road"
-                assert math.isclose(x, net.x[u] + f * (net.x[v] - net.x[u]), abs_tol=1e-6)
-                assert math.isclose(y, net.y[u] + f * (net.y[v] - net.y[u]), abs_tol=1e-6)
+                # on the segment u -> v: the point at its projection onto the road, within it
+                dx, dy = net.x[v] - net.x[u], net.y[v] - net.y[u]
+                f = ((x - net.x[u]) * dx + (y - net.y[u]) * dy) / max(dx * dx + dy * dy, 1e-12)
+                assert -1e-9 <= f <= 1 + 1e-9
+                assert math.hypot(x - net.x[u] - f * dx, y - net.y[u] - f * dy) <= 1e-6
+            else:
+                assert (x, y) == (net.x[tug.node], net.y[tug.node])
             moved = math.hypot(x - x0, y - y0)
             assert moved <= tug.speed_mps * dt * 1.005 + 1e-6, f"tug {tug.id} moved {moved:.1f} m"
         last = pos
     assert seen_driving > 100
+
+
+def _road_length(net, a, b):
+    """The length (m) of the road a -> b, found among a's roads in the network's CSR arrays."""
+    lo, hi = net.indptr[a], net.indptr[a + 1]
+    return net.length_m[lo + np.flatnonzero(net.indices[lo:hi] == b)[0]]
 
 
 def test_routes_follow_roads_and_legs_respect_speed(regional):
@@ -74,7 +97,7 @@ def test_routes_follow_roads_and_legs_respect_speed(regional):
         for tug in sim.tugs:
             if tug.activity == DRIVING and len(tug.path) > 1:
                 for a, b, ta, tb in zip(tug.path[:-1], tug.path[1:], tug.times[:-1], tug.times[1:]):
-                    seconds, length = sim.net.road(int(a), int(b))
+                    length = _road_length(sim.net, a, b)
                     assert tb - ta >= length / tug.speed_mps - 1e-9
 
 
@@ -145,7 +168,7 @@ def test_shortest_path_dispatcher_misconnects_fewer_bags_than_the_baseline_on_a_
 def test_gui_view_exposes_positions_bags_and_routes(regional):
     sim = Simulation(regional, SimConfig(hours=1, seed=0))
     sim.step(1200)
-    assert sim.tug_positions().shape == (len(sim.tugs), 2)
+    assert tug_frame(sim).positions(sim.t).shape == (len(sim.tugs), 2)
     snap = sim.snapshot()
     assert snap.t == sim.t and snap.activity.shape == snap.load.shape == (len(sim.tugs),)
     assert snap.bags_per_node.sum() + snap.kpis["on_tug"] + snap.kpis["delivered"] \
@@ -157,36 +180,69 @@ def test_gui_view_exposes_positions_bags_and_routes(regional):
     assert sim.series and sim.series[-1]["t"] <= sim.t
 
 
-def test_bags_refuse_moves_that_would_lose_or_duplicate_a_bag():
-    bs = BagSet(np.array([0, 0, 1]), np.array([1, 1, 0]), np.zeros(3), np.full(3, 100.0),
+@numba.njit
+def _board(k, ids, S):
+    board(k, ids, pack(S))
+
+
+@numba.njit
+def _deliver(k, p, t, S):
+    deliver(k, p, t, pack(S))
+
+
+def _loop_moves(airport, bagset, n_nodes, capacity):
+    """``bagset``'s bags and the compiled loop's state tuple around them, for trying the loop's
+    own moves: the bags' and pickups' arrays, fresh int slots, one tug of ``capacity`` (the rest
+    of a one-tug day of ``airport``, unused by the moves)."""
+    bags = Bags(bagset, n_nodes=n_nodes, n_tugs=1)
+    sim = Simulation(airport, SimConfig(hours=1, tugs=1))
+    sim.tug_table.capacity[0] = capacity
+    S = list(sim.loop.state(sim))
+    S[0], S[1] = bags.arrays(), Pickups(bags, bagset.deadline, n_nodes).arrays()
+    S[7] = np.zeros(N_I, dtype=np.int64)
+    return bags, sim.tug_table, tuple(S)
+
+
+def test_the_loops_bag_moves_refuse_to_lose_or_duplicate_a_bag(paper5):
+    bs = BagSet(np.array([0, 0, 1]), np.array([1, 2, 0]), np.zeros(3), np.full(3, 100.0),
                 np.zeros(3, dtype=np.int8), np.full(3, -1))
-    b = Bags(bs, n_nodes=2, n_tugs=1)
-    b.appear(np.array([0, 1, 2]))
+    b, tugs, S = _loop_moves(paper5, bs, n_nodes=3, capacity=2)
+    B, P, I = S[0], S[1], S[7]
+    appear(np.array([0, 1, 2]), B, P, I)
+    tugs.set_row("load", 0, np.array([0]))
     with pytest.raises(ConservationError):
-        b.deliver(np.array([0]), 1.0)             # not on a tug
+        _deliver(0, 1, 1.0, S)                   # bag 0 waits, it is not on the tug
+    tugs.set_row("load", 0, np.array([], dtype=np.int64))
     with pytest.raises(ConservationError):
-        b.load(np.array([0, 1, 2]), 0, capacity=2)
+        _board(0, np.array([0, 1, 2]), S)        # over the tug's capacity
     with pytest.raises(ConservationError):
-        b.appear(np.array([0]))                   # already in the simulation
-    b.load(np.array([0, 1]), 0, capacity=2)
-    b.deliver(np.array([0]), 5.0)
-    b.misconnect(np.array([1, 2]), 100.0)
+        appear(np.array([0]), B, P, I)           # already in the simulation
+    assert [b.count(s) for s in (WAITING, ON_TUG, DELIVERED)] == [3, 0, 0]   # nothing moved
+    _board(0, np.array([0, 1]), S)
+    _deliver(0, 1, 5.0, S)                       # bag 0 is for node 1, bag 1 stays on
+    misconnect(np.array([1, 2]), 100.0, B, I)
+    b.created = int(I[I_CREATED])
     b.check(np.array([2]))
     assert [b.count(s) for s in (WAITING, ON_TUG, DELIVERED, MISCONNECTED)] == [0, 0, 1, 2]
+    assert b.done_time.tolist() == [5.0, 100.0, 100.0]
 
 
-def test_a_stop_delivers_the_bags_for_it_and_keeps_the_rest_in_order():
+def test_a_stop_delivers_the_bags_for_it_and_keeps_the_rest_in_order(paper5):
     bs = BagSet(np.array([0, 0, 0, 0]), np.array([1, 1, 1, 2]), np.zeros(4), np.full(4, 100.0),
                 np.zeros(4, dtype=np.int8), np.full(4, -1))
-    b = Bags(bs, n_nodes=3, n_tugs=1)
-    b.appear(np.array([0, 1, 2, 3]))
-    b.load(np.array([3, 0, 1]), 0, capacity=4)
+    b, tugs, S = _loop_moves(paper5, bs, n_nodes=3, capacity=4)
+    B, P, I = S[0], S[1], S[7]
+    appear(np.array([0, 1, 2, 3]), B, P, I)
+    _board(0, np.array([3, 0, 1]), S)
+    tugs.set_row("load", 0, np.array([2, 0]))
     with pytest.raises(ConservationError):
-        b.deliver_at(np.array([2, 0]), 1, 5.0)   # bag 2 waits, it is not on the tug
+        _deliver(0, 1, 5.0, S)                   # bag 2 waits, it is not on the tug
     assert b.count(DELIVERED) == 0 and b.on_tug[0] == 3   # nothing moved
-    rest = b.deliver_at(np.array([3, 0, 1]), 2, 5.0)
-    assert rest.tolist() == [0, 1]
+    tugs.set_row("load", 0, np.array([3, 0, 1]))
+    _deliver(0, 2, 5.0, S)
+    assert tugs.row("load", 0).tolist() == [0, 1]
     assert b.count(DELIVERED) == 1 and b.done_time[3] == 5.0 and b.on_tug[0] == 2
+    b.created = int(I[I_CREATED])
     b.check()
 
 

@@ -4,7 +4,21 @@ a released bag appended only when no longer listed, ``take`` dropping the bags n
 import numpy as np
 
 from engine.sim.bags import DELIVERED, ON_TUG, WAITING
-from engine.sim.loop.queues import Queues
+from engine.sim.loop.queues import Queues, append, take
+
+
+def lists_of(q):
+    """The arrays the loop's ``append`` and ``take`` thread the lists through."""
+    return q.head, q.tail, q.nxt, q.queued
+
+
+def listed(q, p):
+    """The bags listed at ``p`` in the arrays ``q``, in order (walking ``head`` and ``nxt``)."""
+    out, b = [], int(q.head[p])
+    while b >= 0:
+        out.append(b)
+        b = int(q.nxt[b])
+    return out
 
 
 class ListQueues:
@@ -44,7 +58,7 @@ def test_random_days_of_queue_operations_match_the_lists():
                 ids = np.arange(ready, min(n_bags, ready + rng.integers(1, 6)))
                 ready = ids[-1] + 1
                 state[ids] = WAITING
-                arrays.append(ids, origin[ids])
+                append(ids, origin[ids], *lists_of(arrays))
                 lists.add(ids, origin[ids])
             elif op == 1 and ready:                   # some promised, loaded or delivered
                 ids = rng.choice(ready, size=min(ready, 4), replace=False)
@@ -58,10 +72,11 @@ def test_random_days_of_queue_operations_match_the_lists():
                 ids = np.flatnonzero((reserved >= 0) & (state == WAITING))
                 ids = rng.permutation(ids)[: rng.integers(0, 5)]
                 reserved[ids] = -1
-                arrays.append(ids, origin[ids])
+                append(ids, origin[ids], *lists_of(arrays))
                 lists.release(ids, origin)
             else:                                     # a tug asks what waits at a node
                 p = int(rng.integers(0, n_nodes))
-                assert arrays.take(p, state, reserved).tolist() == lists.take(p, state, reserved)
+                got = take(p, state, reserved, *lists_of(arrays))   # what the loop calls
+                assert got.tolist() == lists.take(p, state, reserved)
             for p in range(n_nodes):
-                assert arrays.listed(p) == lists.queue[p]
+                assert listed(arrays, p) == lists.queue[p]

@@ -8,9 +8,7 @@ import pytest
 from engine.airport.layout_io import bundled_airports, load_airport
 from engine.sim import SimConfig, Simulation
 from engine.sim.kpi import deterministic, summary
-from engine.sim.network import RoadNetwork
-from engine.sim.route_engine import TugKeyGraph
-from engine.sim.keygraph import KeyGraph
+from tests.loop_routes import loop_dist, loop_route, solve
 
 
 def day(name, hours, engine, variant):
@@ -33,22 +31,22 @@ def test_both_route_engines_give_the_same_day(name, hours):
 
 def test_tug_distances_and_routes_equal_the_key_node_ones():
     airport = load_airport(bundled_airports()["regional"])
-    net = RoadNetwork(airport, 5.0)
+    fw = Simulation(airport, SimConfig(hours=1, variant="cpu-blocked"))
+    sssp = Simulation(airport, SimConfig(hours=1, route_engine="from-tugs",
+                                         variant="cpu-bellman-ford"))
     rng = np.random.default_rng(3)
-    key = np.zeros(net.n, bool)
-    key[[airport.index(n.id) for n in airport.nodes if n.kind != "junction"]] = True
-    keys = np.flatnonzero(key)
-    tugs = rng.choice(keys, 6)
-    fw = KeyGraph(net, key, "cpu-blocked")
-    sssp = TugKeyGraph(net, key, "cpu-bellman-ford", lambda: tugs)
-    counts = np.zeros(net.n, np.int64)
+    keys = np.flatnonzero(fw.key_mask)
+    assert np.array_equal(keys, np.flatnonzero(sssp.key_mask))
+    tugs = rng.choice(keys, len(sssp.tugs))
+    sssp.tug_table.node[:len(tugs)] = tugs        # the tugs the from-tugs engine solves from
+    counts = np.zeros(fw.net.n, np.int64)
     counts[rng.choice(keys, 20)] = rng.integers(1, 30, 20)
-    fw.update(counts, "cpu-blocked")
-    sssp.update(counts, "cpu-bellman-ford")
+    solve(fw, counts, "cpu-blocked")
+    solve(sssp, counts, "cpu-bellman-ford")
     for s in [*tugs[:3], keys[0]]:  # from a tug, and from a node no solve started at
-        np.testing.assert_array_equal(sssp.dist(s, keys), fw.dist(s, keys))
-        for t in rng.choice(keys, 10):
-            np.testing.assert_array_equal(sssp.route(s, t), fw.route(s, t))
+        np.testing.assert_array_equal(loop_dist(sssp, s, keys), loop_dist(fw, s, keys))
+        for t in rng.choice(keys, 10):   # the routes the day's loop drives
+            np.testing.assert_array_equal(loop_route(sssp, s, t), loop_route(fw, s, t))
 
 
 def test_an_unknown_route_engine_is_refused_by_name():

@@ -76,11 +76,6 @@ def order_keys(w: np.ndarray) -> np.ndarray:
     return (((rank << np.uint64(32)) | np.arange(m, dtype=np.uint64)) ^ KEY_FLIP).view(np.int64)
 
 
-def edge_of_key(key):
-    """The edge id inside an ``order_keys`` key."""
-    return key & 0xFFFFFFFF
-
-
 def as_graph(graph) -> EdgeGraph:
     """Validate ``graph`` (engine.graph_input's contract, or an ``EdgeGraph``). ``ValueError`` for
     input outside the contract, or a NaN or −inf weight (naming the edge)."""

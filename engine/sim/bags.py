@@ -2,8 +2,8 @@
 
 A bag enters the simulation when it becomes ready; from then on it is in exactly one of
 WAITING (at a node), ON_TUG, DELIVERED, MISCONNECTED. The last two are final. Every move goes
-through one kernel here (the methods below, and the day's compiled loop:
-``engine/sim/loop/bagops.move``), which refuses a move from the wrong state, so a bag can be
+through one kernel here (``move_kernel``, called by the day's compiled loop:
+``engine/sim/loop/bagops.py``), which refuses a move from the wrong state, so a bag can be
 neither lost nor counted twice; ``check()`` re-derives every count from the per-bag arrays.
 """
 
@@ -45,53 +45,6 @@ class Bags:
                 self.on_tug, self.counts, self._mark, self.set.origin, self.set.dest,
                 self.set.deadline)
 
-    def _move(self, ids: np.ndarray, expect: np.ndarray, new: int, t: float | None = None,
-              to_node: np.ndarray | None = None, to_tug: int = -1) -> None:
-        """Move ``ids`` from a state ``expect`` allows (``_allowed``) to ``new`` (waiting at ``to_node``, or on
-        ``to_tug``), or move none of them and raise ``ConservationError``."""
-        ids = np.asarray(ids, dtype=np.int64)
-        if not len(ids):
-            return
-        code, bad, created, version = _move_kernel(
-            ids, expect, new, np.nan if t is None else float(t), t is not None,
-            _NO_NODES if to_node is None else to_node, to_tug, self.state, self.node, self.tug,
-            self.reserved, self.done_time, self.at_node, self.on_tug, self.counts, self._mark)
-        self._moved(code, bad, created, version, ids, new)
-
-    def _moved(self, code: int, bad: int, created: int, version: int, ids: np.ndarray,
-               new: int) -> None:
-        """Book a move kernel's result, or raise ``ConservationError`` for one refused."""
-        if code == _DUPLICATE:
-            raise ConservationError(f"bag listed twice in one move: {ids.tolist()}")
-        if code == _WRONG_STATE:
-            raise ConservationError(f"bag {bad} is {self.state[bad]}, cannot become {new}")
-        self.created += created
-        self.version += version
-
-    def appear(self, ids: np.ndarray) -> None:
-        """Bags become ready at their origin and start waiting there."""
-        self._move(ids, _FROM_PENDING, WAITING, to_node=self.set.origin[ids])
-
-    def load(self, ids: np.ndarray, tug: int, capacity: int) -> None:
-        if self.on_tug[tug] + len(ids) > capacity:
-            raise ConservationError(f"tug {tug} would carry {self.on_tug[tug] + len(ids)} > {capacity}")
-        self._move(ids, _FROM_WAITING, ON_TUG, to_tug=tug)
-
-    def deliver(self, ids: np.ndarray, t: float) -> None:
-        self._move(ids, _FROM_ON_TUG, DELIVERED, t)
-
-    def deliver_at(self, load: np.ndarray, p: int, t: float) -> np.ndarray:
-        """The bags of a tug's ``load`` for ``p`` delivered at ``t`` (one compiled call: every
-        stop makes one); returns the others, in order."""
-        code, bad, created, version, rest = _deliver_kernel(
-            load, self.set.dest, p, float(t), self.state, self.node, self.tug, self.reserved,
-            self.done_time, self.at_node, self.on_tug, self.counts, self._mark)
-        self._moved(code, bad, created, version, load, DELIVERED)
-        return rest
-
-    def misconnect(self, ids: np.ndarray, t: float) -> None:
-        self._move(ids, _FROM_OPEN, MISCONNECTED, t)
-
     def count(self, state: int) -> int:
         return int(self.counts[state])
 
@@ -121,8 +74,8 @@ class Bags:
             raise ConservationError("a tug carries more than its capacity")
 
 
-_OK, _DUPLICATE, _WRONG_STATE = 0, 1, 2
-_NO_NODES = np.empty(0, dtype=np.int64)
+MOVED, _DUPLICATE, _WRONG_STATE = 0, 1, 2
+NO_NODES = np.empty(0, dtype=np.int64)
 
 
 def _allowed(*states: int) -> np.ndarray:
@@ -132,13 +85,13 @@ def _allowed(*states: int) -> np.ndarray:
     return mask
 
 
-_FROM_PENDING, _FROM_WAITING, _FROM_ON_TUG = _allowed(PENDING), _allowed(WAITING), _allowed(ON_TUG)
-_FROM_OPEN = _allowed(WAITING, ON_TUG)
+FROM_PENDING, FROM_WAITING, FROM_ON_TUG = _allowed(PENDING), _allowed(WAITING), _allowed(ON_TUG)
+FROM_OPEN = _allowed(WAITING, ON_TUG)
 
 
 @numba.njit(cache=True, nogil=True)
-def _move_kernel(ids, allowed, new, t, set_time, to_node, to_tug, state, node, tug, reserved,
-                 done_time, at_node, on_tug, counts, mark):
+def move_kernel(ids, allowed, new, t, set_time, to_node, to_tug, state, node, tug, reserved,
+                done_time, at_node, on_tug, counts, mark):
     """One move of ``Bags``, validated in full before anything changes (compiled: a day makes
     ~100,000 of them, and it releases the interpreter lock for the GUI's thread).
     Returns (code, first bad bag, bags created, version bumps)."""
@@ -181,7 +134,7 @@ def _move_kernel(ids, allowed, new, t, set_time, to_node, to_tug, state, node, t
         elif new == ON_TUG:
             tug[b] = to_tug
             on_tug[to_tug] += 1
-    return _OK, -1, created, int(left_node) + int(new == WAITING)
+    return MOVED, -1, created, int(left_node) + int(new == WAITING)
 
 
 @numba.njit(cache=True, nogil=True)
@@ -201,13 +154,13 @@ def split_to(ids, dest, p):
 
 
 @numba.njit(cache=True, nogil=True)
-def _deliver_kernel(load, dest, p, t, state, node, tug, reserved, done_time, at_node, on_tug,
-                    counts, mark):
+def deliver_kernel(load, dest, p, t, state, node, tug, reserved, done_time, at_node, on_tug,
+                   counts, mark):
     """A tug's stop: the move of the bags of its ``load`` for ``p``, and the rest of it."""
     at, rest = split_to(load, dest, p)
-    code, bad, created, version = _OK, -1, 0, 0
+    code, bad, created, version = MOVED, -1, 0, 0
     if at.shape[0]:
-        code, bad, created, version = _move_kernel(
-            at, _FROM_ON_TUG, DELIVERED, t, True, _NO_NODES, -1, state, node, tug, reserved,
+        code, bad, created, version = move_kernel(
+            at, FROM_ON_TUG, DELIVERED, t, True, NO_NODES, -1, state, node, tug, reserved,
             done_time, at_node, on_tug, counts, mark)
     return code, bad, created, version, rest

@@ -31,8 +31,8 @@ def fork(sim: Simulation) -> Simulation:
     """An independent copy of ``sim`` as it is now. A caller's ``on_recompute`` hook is copied
     with it: the app's worker takes its own off first."""
     tables, keys = sim.tables, sim.tables.keys
-    shared = [sim.airport, sim.net, sim.config, sim._ready, sim._deadlines, sim._deadline_order,
-              sim.pickups.ldt, sim.pickups._order, sim.pickups._ldt_sorted]
+    shared = [sim.airport, sim.net, sim.config, sim.ready, sim.deadlines, sim.deadline_order,
+              sim.pickups.ldt, sim.pickups.ldt_order, sim.pickups.ldt_sorted]
     shared += [vars(tables)[k] for k in _SHARED_TABLES if k in vars(tables)]
     shared += [vars(keys)[k] for k in _SHARED_KEYS if k in vars(keys)]
     twin = copy.deepcopy(sim, {id(x): x for x in shared})

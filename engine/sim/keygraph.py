@@ -27,7 +27,7 @@ import numpy as np
 
 from ..apsp import solve
 from ..airport.cost import bag_aware_weights
-from .network import RoadNetwork, Router, _walk, csr_flat
+from .network import RoadNetwork, Router, csr_flat, walk_route
 
 
 def rows_of(all_pairs: Callable) -> Callable:
@@ -176,41 +176,15 @@ class KeyGraph:
         self.build_seconds = time.perf_counter() - start
         return w
 
-    def dist(self, s: int, nodes: np.ndarray) -> np.ndarray:
-        """Bag-aware distances from key node ``s`` to key ``nodes`` (deciseconds)."""
-        return self.dk[self.kidx[s], self.kidx[nodes]]
-
-    def route(self, i: int, j: int) -> np.ndarray:
-        """Road route i -> j (key nodes) of the bag-aware shortest distance; empty if none."""
-        a, b = int(self.kidx[i]), int(self.kidx[j])
-        if a < 0 or b < 0:
-            raise ValueError(f"route between non-key nodes {i} -> {j}")
-        if a == b:
-            return np.array([i], dtype=np.int64)
-        to_b = self.dist_to_key(b)
-        if not np.isfinite(to_b[a]):
-            return np.empty(0, dtype=np.int64)
-        return _route(self.k_indptr, self.k_indices, self.condensed_w, to_b, a, b, self.first,
-                      self.last, self.kj_j, self.jk_j, self.jk_row, self.j_indptr,
-                      self.j_indices, self.j_w, self.dj_to, self.key_nodes, self.junctions)
-
-    @property
-    def condensed_w(self) -> np.ndarray:
-        """The condensed weights beside their CSR entries (what a route walk reads)."""
-        return self.k_routes.w
-
-    def dist_to_key(self, b: int) -> np.ndarray:
-        """Bag-aware distances from every key node to key node number ``b`` (kidx order)."""
-        return self.k_routes.dist_to[b]
-
 
 @numba.njit(cache=True, nogil=True)
-def _route(k_indptr, k_indices, k_w, to_b, a, b, first, last, kj_j, jk_j, jk_row, j_indptr,
-           j_indices, j_w, j_dist_to, key_nodes, junctions):
-    """``KeyGraph.route`` in one pass: the condensed route a -> b walked on ``to_b``, then each
-    hop's first road, junction route and last road (or its direct road).
+def key_route(k_indptr, k_indices, k_w, to_b, a, b, first, last, kj_j, jk_j, jk_row, j_indptr,
+              j_indices, j_w, j_dist_to, key_nodes, junctions):
+    """A bag-aware route between key nodes in one pass (the loop's ``routes.bag_route``): the
+    condensed route a -> b walked on ``to_b``, then each hop's first road, junction route and
+    last road (or its direct road).
     ``j_dist_to[jk_row[l]]``: distances to road l's tail."""
-    hops = _walk(k_indptr, k_indices, k_w, to_b, a, b)
+    hops = walk_route(k_indptr, k_indices, k_w, to_b, a, b)
     out = np.empty(key_nodes.shape[0] + junctions.shape[0], dtype=np.int64)  # >= any route
     out[0] = key_nodes[hops[0]]
     m = 1
@@ -224,7 +198,7 @@ def _route(k_indptr, k_indices, k_w, to_b, a, b, first, last, kj_j, jk_j, jk_row
                 out[m] = junctions[j1]
                 m += 1
             else:
-                for j in _walk(j_indptr, j_indices, j_w, j_dist_to[jk_row[l]], j1, j2):
+                for j in walk_route(j_indptr, j_indices, j_w, j_dist_to[jk_row[l]], j1, j2):
                     out[m] = junctions[j]
                     m += 1
         out[m] = key_nodes[y]

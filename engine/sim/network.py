@@ -71,17 +71,11 @@ class RoadNetwork:
     def leg(self, path: np.ndarray, t0: float) -> tuple[np.ndarray, float, float]:
         """A leg driven along ``path`` from time ``t0``: the time it reaches each vertex
         (``t0`` + the cumulative tug seconds), its tug seconds and its length (m)."""
-        return _leg(self.indptr, self.indices, self.seconds, self.length_m, path, t0)
+        return timed_leg(self.indptr, self.indices, self.seconds, self.length_m, path, t0)
 
     def is_road(self, u: int, v: int) -> bool:
         lo, hi = self.indptr[u], self.indptr[u + 1]
         return bool((self.indices[lo:hi] == v).any())
-
-    def road(self, u: int, v: int) -> tuple[float, float]:
-        """(tug seconds, length m) of the road u -> v."""
-        lo, hi = self.indptr[u], self.indptr[u + 1]
-        k = lo + int(np.flatnonzero(self.indices[lo:hi] == v)[0])
-        return float(self.seconds[k]), float(self.length_m[k])
 
 
 class Router:
@@ -112,7 +106,7 @@ class Router:
             elif not np.isfinite(self.dist_to[j, i]):
                 path = np.empty(0, dtype=np.int64)
             else:
-                path = _walk(self.indptr, self.indices, self.w, self.dist_to[j], i, j)
+                path = walk_route(self.indptr, self.indices, self.w, self.dist_to[j], i, j)
             path.flags.writeable = False
             self._routes[(i, j)] = path
         return path
@@ -124,7 +118,7 @@ def csr_flat(indptr: np.ndarray, indices: np.ndarray, n_cols: int) -> np.ndarray
 
 
 @numba.njit(cache=True, nogil=True)
-def _walk(indptr, indices, w, dist_to_j, i, j):
+def walk_route(indptr, indices, w, dist_to_j, i, j):
     """The route i -> j: from each vertex u, the lowest v with w(u, v) + d(v, j) == d(u, j) (the
     first, as each row's ``indices`` ascend: every CSR graph here is built so)."""
     n = indptr.shape[0] - 1
@@ -148,7 +142,7 @@ def _walk(indptr, indices, w, dist_to_j, i, j):
 
 
 @numba.njit(cache=True, nogil=True)
-def _leg(indptr, indices, seconds, length_m, path, t0):
+def timed_leg(indptr, indices, seconds, length_m, path, t0):
     """``RoadNetwork.leg``: each vertex's time is ``t0`` + the seconds summed up to it, as
     ``t0 + cumulative`` in numpy gives it."""
     if path.shape[0] == 0:

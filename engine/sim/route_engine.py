@@ -139,8 +139,9 @@ def key_graph(engine: str, net: RoadNetwork, key: np.ndarray, variant: str,
 
 class TugKeyGraph(KeyGraph):
     """``KeyGraph``'s answers from SSSP on the full road graph: distances from a tug's node are a
-    row of a solve from the tugs; a route walks the condensed graph (as ``KeyGraph`` does) on the
-    distances to its end from a solve on the reversed roads."""
+    row of a solve from the tugs; a route walks the condensed graph (the loop's
+    ``routes.bag_route``, on ``k_w``) on the distances to its end from a solve on the reversed
+    roads (``dist_to_key``)."""
 
     def __init__(self, net: RoadNetwork, key: np.ndarray, variant: str,
                  tug_nodes: Callable[[], np.ndarray]):
@@ -182,16 +183,14 @@ class TugKeyGraph(KeyGraph):
         return self.graph.n
 
     def dist(self, s: int, nodes: np.ndarray) -> np.ndarray:
+        """Bag-aware distances from node ``s`` to ``nodes`` (deciseconds)."""
         if s not in self._from:  # the tug stands where no solve started: solve from there
             self._from[s] = sssp_solve(self.graph, [s], self.variant).dist[0]
         return self._from[s][nodes]
 
     def dist_to_key(self, b: int) -> np.ndarray:
+        """Bag-aware distances from every key node to key node number ``b`` (kidx order)."""
         if b not in self._to:
             to = sssp_solve(self.graph.transpose(), [self.key_nodes[b]], self.variant).dist[0]
             self._to[b] = to[self.key_nodes]
         return self._to[b]
-
-    @property
-    def condensed_w(self) -> np.ndarray:
-        return self.k_w

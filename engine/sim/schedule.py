@@ -29,7 +29,6 @@ from ..input_error import MAX_FILE_BYTES, InputError, shown
 
 TRANSFER, CHECKIN, STARTING = 0, 1, 2
 GATE_CLEAR_S = 600.0   # a stand is free for the next aircraft this long after a departure
-KIND_NAMES = ("transfer", "check-in", "starting")
 
 
 @dataclass(frozen=True)

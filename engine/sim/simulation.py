@@ -135,13 +135,13 @@ class Simulation(RunningEdits):
         self.pickups = Pickups(self.bags, latest_departure(bagset, self.tables.plain_s), self.net.n)
         self.unavoidable = unavoidable(self.net, bagset, self.pickable,
                                        sorted({t.depot for t in self.tugs}))
-        self._deadline_order = np.lexsort((np.arange(len(bagset)), bagset.deadline))
+        self.deadline_order = np.lexsort((np.arange(len(bagset)), bagset.deadline))
         # when bags become ready and their deadlines, each ending in inf (no bounds check)
-        self._ready = np.append(bagset.ready.astype(np.float64), math.inf)
-        self._deadlines = np.append(bagset.deadline[self._deadline_order].astype(np.float64),
+        self.ready = np.append(bagset.ready.astype(np.float64), math.inf)
+        self.deadlines = np.append(bagset.deadline[self.deadline_order].astype(np.float64),
                                     math.inf)
         self.series: list[dict] = []
-        self._next_sample = 0.0
+        self.next_sample = 0.0
         self.loop = DayLoop(self)   # the events, the free tugs, where the loop stopped
         self.wall_s = time.perf_counter() - start
 
@@ -156,7 +156,7 @@ class Simulation(RunningEdits):
         t_end = min(t_end, self.end_time)
         self.loop.run(self, t_end, check)
         self.t = max(self.t, t_end)
-        self._sample_up_to(self.t)
+        self.sample_up_to(self.t)
         self.wall_s += time.perf_counter() - start
 
     @property
@@ -198,24 +198,6 @@ class Simulation(RunningEdits):
                 raise ConservationError(f"tug {tug.id}'s load list {load.tolist()} does not match "
                                         "the bags on it")
 
-    def tug_positions(self) -> np.ndarray:
-        """(tugs × 2) x, y in metres, interpolated along the road each tug is driving."""
-        out = np.empty((len(self.tugs), 2))
-        for i, tug in enumerate(self.tugs):
-            out[i, 0], out[i, 1], *_ = tug.position(self.t, self.net.x, self.net.y)
-        return out
-
-    def tug_states(self) -> list[dict]:
-        """Per tug: position, road being driven (u, v, fraction), activity, load, current route."""
-        rows = []
-        for tug in self.tugs:
-            x, y, u, v, f = tug.position(self.t, self.net.x, self.net.y)
-            rows.append({"id": tug.id, "x": x, "y": y, "u": u, "v": v, "fraction": f,
-                         "activity": tug.activity, "load": int(self.bags.on_tug[tug.id]),
-                         "capacity": tug.capacity,
-                         "route": tug.path.tolist() if tug.activity == DRIVING else []})
-        return rows
-
     def routes(self) -> dict[int, list[int]]:
         """Current route (node indices) of every driving tug."""
         return {t.id: t.path.tolist() for t in self.tugs if t.activity == DRIVING}
@@ -233,9 +215,10 @@ class Simulation(RunningEdits):
                         np.array([t.activity for t in self.tugs]), self.bags.on_tug.copy(),
                         sample(self), self.finished)
 
-    def _sample_up_to(self, t: float) -> None:
-        while self._next_sample <= t:
-            saved, self.t = self.t, self._next_sample
+    def sample_up_to(self, t: float) -> None:
+        """The KPI samples due up to ``t`` appended to ``series``."""
+        while self.next_sample <= t:
+            saved, self.t = self.t, self.next_sample
             self.series.append(sample(self))
             self.t = saved
-            self._next_sample += self.config.kpi_every_s
+            self.next_sample += self.config.kpi_every_s

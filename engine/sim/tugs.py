@@ -1,8 +1,8 @@
-"""Tugs: where each one is, what it is doing, and where it is between two nodes at any instant.
+"""Tugs: where each one is and what it is doing.
 
 A tug is either idle at a node, driving a leg (a road route with the time it reaches each vertex),
-or handling bags at a stop. Positions are interpolated along the road being driven, so the map
-can animate them and the tests can check no tug leaves the roads or outruns its speed.
+or handling bags at a stop. Where a tug is between two nodes at any instant is interpolated from
+its leg (``engine.sim.frame.TugFrame``, what the map draws).
 
 The fleet's state is a ``TugTable`` of arrays (one entry per tug; a leg's route and times, and
 the bags promised to and loaded on a tug, in rows of 2-D arrays), so a compiled event loop can step it
@@ -136,19 +136,3 @@ class Tug:
         self.target = target
         self.activity = DRIVING
         self.busy_until = float(times[-1])
-
-    def position(self, t: float, x: np.ndarray, y: np.ndarray) -> tuple[float, float, int, int, float]:
-        """(x, y, u, v, fraction along road u -> v) at time ``t``; u == v when at a node."""
-        if self.activity != DRIVING or len(self.path) < 2:
-            return float(x[self.node]), float(y[self.node]), self.node, self.node, 0.0
-        k = int(np.searchsorted(self.times, t, side="right")) - 1
-        if k < 0:
-            u = int(self.path[0])
-            return float(x[u]), float(y[u]), u, u, 0.0
-        if k >= len(self.path) - 1:
-            u = int(self.path[-1])
-            return float(x[u]), float(y[u]), u, u, 0.0
-        u, v = int(self.path[k]), int(self.path[k + 1])
-        span = self.times[k + 1] - self.times[k]
-        f = 0.0 if span <= 0 else min(1.0, max(0.0, (t - self.times[k]) / span))
-        return (float(x[u] + f * (x[v] - x[u])), float(y[u] + f * (y[v] - y[u])), u, v, f)

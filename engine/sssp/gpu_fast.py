@@ -33,8 +33,8 @@ from . import answer_buffers
 from .delta import choose_delta
 from .gpu_common import (SIMULATED, THREADS, blocks_for, co_resident_blocks, kept_buffer,
                          timed_on_device, upload)
-from .gpu_fast_rounds import (_SIGNATURE, _persistent, one_round, seed_sources, start_batch,
-                              write_rows)
+from .gpu_fast_rounds import (PERSISTENT_SIGNATURE, one_round, persistent_rounds, seed_sources,
+                              start_batch, write_rows)
 from .gpu_fast_small import MASK_WORDS, SMALL_MAX, many_small
 from .negative import raise_negative_cycle
 
@@ -57,7 +57,7 @@ def persistent_kernel():
     global COOPERATIVE_ERROR
     try:
         options = {"max_registers": PERSISTENT_REGISTERS} if PERSISTENT_REGISTERS and not SIMULATED else {}
-        kernel = cuda.jit(_SIGNATURE, **options)(_persistent)
+        kernel = cuda.jit(PERSISTENT_SIGNATURE, **options)(persistent_rounds)
         return kernel, co_resident_blocks(kernel, THREADS)
     except Exception as exc:  # noqa: BLE001 — any build failure means: launch round by round
         COOPERATIVE_ERROR = f"{exc.__class__.__name__}: {str(exc)[:200]}"
@@ -123,7 +123,7 @@ def _large(g, sources):
     q0 = kept_buffer(g, "fast q0", batch * n, np.int64)
     q1 = kept_buffer(g, "fast q1", batch * n, np.int64)
     lengths = kept_buffer(g, "fast lengths", 5, np.int32)
-    stats = kept_buffer(g, "fast stats", 3, np.int64)  # see _persistent
+    stats = kept_buffer(g, "fast stats", 3, np.int64)  # see persistent_rounds
     persistent = persistent_kernel()
     if persistent is not None:
         kernel, blocks = persistent[0], at_most_per_multiprocessor(persistent[1], PERSISTENT_BLOCKS_PER_SM)

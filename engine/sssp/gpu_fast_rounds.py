@@ -1,7 +1,7 @@
 """gpu-fast-sssp's large-graph kernels: the persistent near–far rounds over a work queue of
-(source, vertex) labels (``_persistent``, built for ``_SIGNATURE`` by ``engine.sssp.gpu_fast``),
-the round as a launch of its own where a cooperative launch cannot be built, and the batch's
-set-up and write-out.
+(source, vertex) labels (``persistent_rounds``, built for ``PERSISTENT_SIGNATURE`` by
+``engine.sssp.gpu_fast``), the round as a launch of its own where a cooperative launch cannot be
+built, and the batch's set-up and write-out.
 """
 
 from numba import cuda, int32, int64
@@ -232,8 +232,8 @@ def lowest_beyond(dist, far, count, limit, low):
             cuda.atomic.min(low, 0, d)
 
 
-def _persistent(indptr, indices, weights, dist, n, q0, q1, lengths, stamp, max_rounds, stats,
-                delta, f0, f1, far_stamp, low, phase_work, aggregate, hops, batched):
+def persistent_rounds(indptr, indices, weights, dist, n, q0, q1, lengths, stamp, max_rounds,
+                      stats, delta, f0, f1, far_stamp, low, phase_work, aggregate, hops, batched):
     """Every round in one launch. Near–far (Δ-stepping's two-bucket form, Davidson et al.):
     labels below ``limit`` are relaxed round after round; those at or above it wait in a far
     pile, and when no label below the limit is left, the limit moves to the next multiple of
@@ -350,6 +350,6 @@ def seed_sources(dist, sources, n):
         dist[row * n + sources[row]] = 0
 
 
-_SIGNATURE = ("void(int64[::1], int32[::1], int32[::1], int64[::1], int64, int64[::1], int64[::1], "
-              "int32[::1], int32[::1], int64, int64[::1], int64, int64[::1], int64[::1], int32[::1], "
-              "int64[::1], int64, boolean, int64, boolean)")
+PERSISTENT_SIGNATURE = ("void(int64[::1], int32[::1], int32[::1], int64[::1], int64, int64[::1], "
+                        "int64[::1], int32[::1], int32[::1], int64, int64[::1], int64, int64[::1], "
+                        "int64[::1], int32[::1], int64[::1], int64, boolean, int64, boolean)")

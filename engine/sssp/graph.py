@@ -45,12 +45,6 @@ class SparseGraph:
         """The cheapest edge (kept: a graph's arrays are never changed after validation)."""
         return int(self.weights.min()) if self.m else 0
 
-    @functools.cached_property
-    def int32_distances(self) -> bool:
-        """Every distance (|d| ≤ (n − 1) · the largest |cost|) fits below INF32."""
-        largest = int(np.abs(self.weights.astype(np.int64)).max()) if self.m else 0
-        return max(self.n - 1, 0) * largest < INF32
-
     def negative_edge(self) -> tuple[int, int, int] | None:
         """(tail, head, cost) of the first negative edge, or None."""
         bad = np.flatnonzero(self.weights < 0)
@@ -88,7 +82,7 @@ def as_graph(graph) -> SparseGraph:
     _check_costs(costs, rows, cols, indptr if rows is None else None)
     if rows is None:
         return SparseGraph(n, indptr.astype(np.int64), cols.astype(np.int32), costs.astype(np.int32))
-    return _from_edges(n, rows, cols, costs)
+    return from_edges(n, rows, cols, costs)
 
 
 def _check_costs(costs, rows, cols, indptr) -> None:
@@ -107,7 +101,7 @@ def _check_costs(costs, rows, cols, indptr) -> None:
                      "integers")
 
 
-def _from_edges(n, rows, cols, costs) -> SparseGraph:
+def from_edges(n, rows, cols, costs) -> SparseGraph:
     """CSR from an edge list, each row sorted by head, keeping the cheapest of parallel edges."""
     rows, cols = np.ascontiguousarray(rows, np.int64), np.ascontiguousarray(cols, np.int64)
     indptr, indices, weights = _csr_cheapest(n, rows, cols, np.ascontiguousarray(costs, np.int64))

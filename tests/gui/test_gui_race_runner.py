@@ -115,7 +115,7 @@ def test_a_racer_solves_its_own_recompute_after_later_ones():
     sim.run_until(600)
     keys = sim.tables.keys
     racer, then = keys.racer(), keys.dk.copy()
-    counts = sim.tables.bag_counts.copy()
+    counts = sim.pickups.live.copy()        # what the bag-aware costs count
     counts[keys.key_nodes[:5]] += 40        # many more bags waiting: other bag-aware costs
     keys.update(counts, "cpu-blocked")
     assert not np.array_equal(keys.dk, then)

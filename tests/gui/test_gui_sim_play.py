@@ -79,12 +79,14 @@ def test_tug_positions_between_steps_follow_the_road_timetable():
     airport = load_airport("airports/regional.json")
     sim = Simulation(airport, SimConfig(hours=2, seed=3, variant="cpu-blocked"))
     sim.run_until(1200)
-    at_1200 = sim.tug_positions()
     frame = tug_frame(sim)
-    assert np.allclose(frame.positions(1200), at_1200)
+    x, y = sim.net.x, sim.net.y
+    on_timetable = [(np.interp(1200, t.times, x[t.path]), np.interp(1200, t.times, y[t.path]))
+                    if t.activity == 1 else (x[t.node], y[t.node]) for t in sim.tugs]
+    assert np.allclose(frame.positions(1200), on_timetable)
     legs_end = {t.id: float(t.times[-1]) for t in sim.tugs if t.activity == 1}
     sim.run_until(1207)
-    now = sim.tug_positions()
+    now = tug_frame(sim).positions(1207)
     later = frame.positions(1207)
     still = [k for k, end in legs_end.items() if end > 1207]
     assert still, "no tug was mid-leg"

@@ -20,7 +20,7 @@ import numba
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
-from .pickups import PER_BAG_S, STOP_S, _fits_carts, within_carts
+from .pickups import PER_BAG_S, STOP_S, fits_carts, within_carts
 from .rules import Dispatcher
 
 _FORBIDDEN = 1e12
@@ -39,12 +39,12 @@ class FleetDispatcher(Dispatcher):
     detour_s = 20.0        # ... where the bag-aware route is at most this much slower
 
     def __init__(self):
-        self._plan: dict[int, tuple[int, np.ndarray]] = {}   # tug id -> its job this round
+        self.planned: dict[int, tuple[int, np.ndarray]] = {}   # tug id -> its job this round
 
     def plan(self, sim, tugs) -> set[int]:
-        """Assign the free empty tugs to jobs together (the loop hands out ``_plan``).
+        """Assign the free empty tugs to jobs together (the loop hands out ``planned``).
         Returns the tugs left without a job (they stay idle this round)."""
-        self._plan = {}
+        self.planned = {}
         tt, on_tug = sim.tug_table, sim.bags.on_tug
         ids = np.array([t.id for t in tugs], dtype=np.int64)   # read as arrays: a round has many
         ids = ids[~tt.retired[ids] & (tt.pickup_len[ids] == 0) & (on_tug[ids] == 0)]
@@ -57,13 +57,13 @@ class FleetDispatcher(Dispatcher):
             rows, cols = linear_sum_assignment(cost)
             for i, j in zip(rows.tolist(), cols.tolist()):
                 if cost[i, j] < _FORBIDDEN:
-                    self._plan[tugs[i].id] = (int(jobs.p[j]),
-                                              jobs.saved(j, done[i, j], tugs[i]))
-        return {t.id for t in tugs} - self._plan.keys()
+                    self.planned[tugs[i].id] = (int(jobs.p[j]),
+                                                jobs.saved(j, done[i, j], tugs[i]))
+        return {t.id for t in tugs} - self.planned.keys()
 
-    def _best_job_tied(self, sim, tug, room: int):
+    def best_job_tied(self, sim, tug, room: int):
         """The cheapest job for one tug where ``np.argpartition`` picks among tied pickups or
-        jobs (the compiled loop's ``_one_job`` answers every other case and returns here for
+        jobs (the compiled loop's ``one_job`` answers every other case and returns here for
         these)."""
         jobs = _Jobs(sim, tug.capacity, self._near(sim, tug.node))
         if not jobs.n:
@@ -104,7 +104,7 @@ class FleetDispatcher(Dispatcher):
 
 
 @numba.njit(cache=True, nogil=True)
-def _stops_on(path, promised, dest, deadline, plain_s, handling, live, pickable):
+def stops_on(path, promised, dest, deadline, plain_s, handling, live, pickable):
     """For the fleet's stop on the way (``loop.policies``): the least slack of the promised bags
     when the tug goes straight to its pickup (the path's end) and on to their stands, and the
     path's inner nodes where live bags wait."""
@@ -121,14 +121,14 @@ def _stops_on(path, promised, dest, deadline, plain_s, handling, live, pickable)
     return slack, stops[:m].copy()
 
 
-# every visiting order of k = 1-4 stands: rows _ORDERS_AT[k - 1] to _ORDERS_AT[k], k columns used
-_ORDERS = np.array([p + (0,) * (4 - k) for k in range(1, 5)
-                    for p in itertools.permutations(range(k))], dtype=np.int64)
-_ORDERS_AT = np.cumsum([0, 1, 2, 6, 24])
+# every visiting order of k = 1-4 stands: rows ORDERS_AT[k - 1] to ORDERS_AT[k], k columns used
+ORDERS = np.array([p + (0,) * (4 - k) for k in range(1, 5)
+                   for p in itertools.permutations(range(k))], dtype=np.int64)
+ORDERS_AT = np.cumsum([0, 1, 2, 6, 24])
 
 
 @numba.njit(cache=True, nogil=True)
-def _first_stand(ids, dest, deadline, plain_s, at, now, orders, orders_at):
+def first_stand(ids, dest, deadline, plain_s, at, now, orders, orders_at):
     """The fleet's delivery: the first stand of the visiting order (of up to 4 stands) that
     delivers the most bags on time, then soonest; more than 4 stands: the nearest; -1: none."""
     alive = ids[deadline[ids] >= now + plain_s[at, dest[ids]] + STOP_S]
@@ -273,20 +273,20 @@ def _pair_costs(drive, keep, room, deliver, start, end, deadline, now, reward, s
     return cost, done
 
 
-_NONE_FOUND, _FOUND, _TIED = 0, 1, 2
+_NONE_FOUND, JOB_FOUND, JOB_TIED = 0, 1, 2
 
 
 @numba.njit(cache=True, nogil=True)
-def _one_job(live_nodes, free, pickable, plain_s, s, k, node, dest, deadline, ldt, earliest,
-             size, room, carried, carts, now, reward, slack_weight):
-    """The fleet's job for one tug in one pass: (status, pickup, bags), status ``_TIED``
+def one_job(live_nodes, free, pickable, plain_s, s, k, node, dest, deadline, ldt, earliest,
+            size, room, carried, carts, now, reward, slack_weight):
+    """The fleet's job for one tug in one pass: (status, pickup, bags), status ``JOB_TIED``
     (nothing decided) where a tie straddles the ``k``-th nearest pickup or job."""
     none = np.empty(0, dtype=np.int64)
     near = live_nodes
     if near.shape[0] > k:
         keep, unique = _smallest(plain_s[s, near], k)
         if not unique:
-            return _TIED, -1, none
+            return JOB_TIED, -1, none
         near = near[keep]
     at = np.zeros(pickable.shape[0], dtype=np.bool_)
     for q in near:
@@ -299,16 +299,16 @@ def _one_job(live_nodes, free, pickable, plain_s, s, k, node, dest, deadline, ld
         drive[j] = plain_s[s, p[j]]
     keep, unique = _smallest(drive, k)
     if not unique:
-        return _TIED, -1, none
+        return JOB_TIED, -1, none
     j, done = _best_pair(plain_s, s, p, d, keep, room, start, end, dl, now, reward,
                          slack_weight)
     if j < 0:
         return _NONE_FOUND, -1, none
     saved = ids[start[j]:end[j]][dl[start[j]:end[j]] >= done]
     if carts and saved.shape[0]:
-        saved = saved[_fits_carts(dest[saved], carried, carts)]
+        saved = saved[fits_carts(dest[saved], carried, carts)]
     saved = saved[:room].copy()
-    return (_FOUND if saved.shape[0] else _NONE_FOUND), p[j], saved
+    return (JOB_FOUND if saved.shape[0] else _NONE_FOUND), p[j], saved
 
 
 @numba.njit(cache=True, nogil=True)

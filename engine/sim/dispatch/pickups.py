@@ -35,11 +35,11 @@ class Pickups:
         self.count = np.zeros(n_nodes, dtype=np.int64)
         self.live = np.zeros(n_nodes, dtype=np.int64)
         self.expired = np.zeros(len(ldt), dtype=bool)     # no longer counted in ``live``
-        self._order = np.lexsort((np.arange(len(ldt)), ldt))
-        self._ldt_sorted = _swept(ldt[self._order])       # the expiry sweep reads these
-        self._ptr = 0
-        self.next_expiry = self._ldt_sorted[0]            # the sweep has work after this time
-        self._lo = self._hi = 0                            # ``free`` looks at bags lo..hi-1
+        self.ldt_order = np.lexsort((np.arange(len(ldt)), ldt))
+        self.ldt_sorted = _swept(ldt[self.ldt_order])     # the expiry sweep reads these
+        self.swept_to = 0
+        self.next_expiry = self.ldt_sorted[0]             # the sweep has work after this time
+        self.free_lo = self.free_hi = 0                   # ``free`` looks at bags lo..hi-1
         self.version = 0
         self._nodes_key: tuple = (None, None)             # ``live_nodes``' cache: version, mask
         self._nodes = np.empty(0, dtype=np.int64)
@@ -49,10 +49,10 @@ class Pickups:
         expiry sweep re-derived at time ``t`` as if these had held all along."""
         b = self.bags
         self.ldt = ldt
-        self._order = np.lexsort((np.arange(len(ldt)), ldt))
-        self._ldt_sorted = _swept(ldt[self._order])
-        self._ptr = int(np.searchsorted(ldt[self._order], t, side="left"))
-        self.next_expiry = self._ldt_sorted[self._ptr]
+        self.ldt_order = np.lexsort((np.arange(len(ldt)), ldt))
+        self.ldt_sorted = _swept(ldt[self.ldt_order])
+        self.swept_to = int(np.searchsorted(ldt[self.ldt_order], t, side="left"))
+        self.next_expiry = self.ldt_sorted[self.swept_to]
         free = (b.state == WAITING) & (b.reserved < 0)
         self.expired = ~(free | (b.state == PENDING)) | (ldt < t)
         self.live = np.bincount(b.node[free & ~self.expired], minlength=len(self.live))
@@ -61,7 +61,7 @@ class Pickups:
     def arrays(self) -> tuple:
         """What the compiled loop's moves take (``engine/sim/loop/bagops.py``)."""
         q = self.queues
-        return (self.count, self.live, self.expired, self.ldt, self._order, self._ldt_sorted,
+        return (self.count, self.live, self.expired, self.ldt, self.ldt_order, self.ldt_sorted,
                 q.head, q.tail, q.nxt, q.queued)
 
     def live_nodes(self, mask: np.ndarray | None = None) -> np.ndarray:
@@ -69,7 +69,7 @@ class Pickups:
         change (``version``), as every idle tug of a dispatch round asks the same."""
         version, last = self._nodes_key
         if version != self.version or last is not mask:
-            self._nodes = _live_at(self.live, mask)
+            self._nodes = live_at(self.live, mask)
             self._nodes.flags.writeable = False
             self._nodes_key = (self.version, mask)
         return self._nodes
@@ -77,7 +77,7 @@ class Pickups:
     def free(self) -> np.ndarray:
         """Every waiting bag not promised to a tug, by id. Bags appear in id order, so only ids
         from the oldest bag not yet delivered or lost up to the newest one can wait."""
-        self._lo, ids = _free_from(self.bags.state, self.bags.reserved, self._lo, self._hi)
+        self.free_lo, ids = free_from(self.bags.state, self.bags.reserved, self.free_lo, self.free_hi)
         return ids
 
 
@@ -87,7 +87,7 @@ def _swept(ldt: np.ndarray) -> np.ndarray:
 
 
 @numba.njit(cache=True, nogil=True)
-def _urgent(ids, ldt, leave, dest, carried, carts, room):
+def bags_to_take(ids, ldt, leave, dest, carried, carts, room):
     """The bags a tug takes at a stop (``loop.policies.urgent``): the bags of ``ids`` that can
     leave at ``leave``, by latest departure then id, that fit the carts (``carts`` 0: any), at
     most ``room``. Bags already lost are left for the deadline (no tug chases them)."""
@@ -95,7 +95,7 @@ def _urgent(ids, ldt, leave, dest, carried, carts, room):
     ids = ids[np.argsort(ids, kind="mergesort")]
     ids = ids[np.argsort(ldt[ids], kind="mergesort")]
     if carts:
-        ids = ids[_fits_carts(dest[ids], dest[carried], carts)]
+        ids = ids[fits_carts(dest[ids], dest[carried], carts)]
     return ids[:room].copy()
 
 
@@ -111,11 +111,11 @@ def within_carts(sim, tug, ids: np.ndarray) -> np.ndarray:
     if not tug.carts or not len(ids):
         return ids
     dest = sim.bags.set.dest
-    return ids[_fits_carts(dest[ids], dest[sim.onboard(tug)], tug.carts)]
+    return ids[fits_carts(dest[ids], dest[sim.onboard(tug)], tug.carts)]
 
 
 @numba.njit(cache=True, nogil=True)
-def _fits_carts(dests, carried, carts):
+def fits_carts(dests, carried, carts):
     """Which ``dests`` fit: a stand already ``carried`` to (repeats allowed), else a new one
     while carts are spare."""
     stands = np.empty(max(carts, carried.shape[0]), dtype=np.int64)
@@ -138,7 +138,7 @@ def _fits_carts(dests, carried, carts):
 
 
 @numba.njit(cache=True, nogil=True)
-def _expire(ids, expired, state, reserved, node, live):
+def expire_passed(ids, expired, state, reserved, node, live):
     """Expiry (``loop.bagops.expire``) of the bags ``ids`` whose latest departure passed: each counted in
     ``live`` no more; whether one waiting unpromised left it."""
     changed = False
@@ -152,7 +152,7 @@ def _expire(ids, expired, state, reserved, node, live):
 
 
 @numba.njit(cache=True, nogil=True)
-def _tally(ids, nodes, sign, count, live, expired):
+def tally(ids, nodes, sign, count, live, expired):
     """Count bags ``ids`` in (sign 1) or out of (-1) their nodes: ``count`` all of them,
     ``live`` those not yet expired."""
     for i in range(ids.shape[0]):
@@ -162,7 +162,7 @@ def _tally(ids, nodes, sign, count, live, expired):
 
 
 @numba.njit(cache=True, nogil=True)
-def _free_from(state, reserved, lo, hi):
+def free_from(state, reserved, lo, hi):
     """``Pickups.free``: the first of bags lo..hi-1 not yet delivered or lost, and the waiting
     unpromised bags from there on."""
     while lo < hi and state[lo] > ON_TUG:
@@ -177,7 +177,7 @@ def _free_from(state, reserved, lo, hi):
 
 
 @numba.njit(cache=True, nogil=True)
-def _live_at(live, mask):
+def live_at(live, mask):
     """``Pickups.live_nodes``: the nodes (of ``mask``, unless None) where ``live`` > 0."""
     out = np.empty(live.shape[0], dtype=np.int64)
     m = 0

@@ -48,7 +48,7 @@ class ShortestPathDispatcher(Dispatcher):
 
 
 @numba.njit(cache=True, nogil=True)
-def _nearest_alive_dest(ids, dest, deadline, plain_s_row, plain_row, now):
+def nearest_alive_dest(ids, dest, deadline, plain_s_row, plain_row, now):
     """Shortest-path's delivery: the destination nearest on ``plain_row`` (ties: lowest node)
     among bags ``ids`` that can still reach theirs by its deadline; -1 if none can."""
     best = -1

@@ -75,9 +75,8 @@ class RouteTables:
         self.plain = r.dist                      # deciseconds
         self.plain_s = self.plain / DECISECONDS  # seconds
         self.keys: KeyGraph | None = None
-        self._bag_version = None
-        self._bag_time = -np.inf
-        self.bag_counts = np.zeros(net.n, dtype=np.int64)
+        self.bag_version = None
+        self.bag_time = -np.inf
 
     def set_key_nodes(self, key: np.ndarray) -> None:
         """Where tugs stop and bags wait; solves the static junction subgraph once."""
@@ -88,13 +87,12 @@ class RouteTables:
     def refresh(self, t: float, counts: np.ndarray, version: int) -> None:
         """Solve the bag-aware all-pairs again if the bags changed and the policy allows."""
         k = self.keys
-        if not k.solved or (version != self._bag_version
-                            and t - self._bag_time >= self.policy.interval):
+        if not k.solved or (version != self.bag_version
+                            and t - self.bag_time >= self.policy.interval):
             r = k.update(counts, self.variant)
             self.log.append(Recompute(t, r.variant, r.seconds + k.build_seconds, "bag-aware",
                                       r.note))
-            self.bag_counts = counts.copy()
-            self._bag_version, self._bag_time = version, t
+            self.bag_version, self.bag_time = version, t
 
     def plain_route(self, i: int, j: int) -> np.ndarray:
         return self.plain_routes.route(i, j)

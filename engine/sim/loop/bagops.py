@@ -8,9 +8,9 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from ..bags import (_FROM_OPEN, ConservationError, _FROM_PENDING, _FROM_WAITING, _NO_NODES, _OK,
-                    MISCONNECTED, ON_TUG, WAITING, _deliver_kernel, _move_kernel)
-from ..dispatch.pickups import _expire, _free_from, _tally
+from ..bags import (FROM_OPEN, FROM_PENDING, FROM_WAITING, MISCONNECTED, MOVED, NO_NODES, ON_TUG,
+                    WAITING, ConservationError, deliver_kernel, move_kernel)
+from ..dispatch.pickups import expire_passed, free_from, tally
 from .codes import F_NEXT_EXPIRY, I_BAGS_VERSION, I_CREATED, I_PK_HI, I_PK_LO, I_PK_PTR, I_PK_VERSION
 from .queues import append, take
 from .unowned import unpack
@@ -22,10 +22,10 @@ def move(ids, allowed, new, t, set_time, to_node, to_tug, B, I):
     if ids.shape[0] == 0:
         return
     state, node, tug, reserved, done_time, at_node, on_tug, counts, mark = B[:9]
-    code, bad, created, version = _move_kernel(ids, allowed, new, t, set_time, to_node, to_tug,
-                                               state, node, tug, reserved, done_time, at_node,
-                                               on_tug, counts, mark)
-    if code != _OK:
+    code, bad, created, version = move_kernel(ids, allowed, new, t, set_time, to_node, to_tug,
+                                              state, node, tug, reserved, done_time, at_node,
+                                              on_tug, counts, mark)
+    if code != MOVED:
         raise ConservationError("a bag listed twice in one move, or moved from a wrong state")
     I[I_CREATED] += created
     I[I_BAGS_VERSION] += version
@@ -36,10 +36,10 @@ def appear(ids, B, P, I):
     """Bags ready: waiting at their origin, appended to its queue."""
     origin = B[9]
     nodes = origin[ids]
-    move(ids, _FROM_PENDING, WAITING, np.nan, False, nodes, -1, B, I)
+    move(ids, FROM_PENDING, WAITING, np.nan, False, nodes, -1, B, I)
     count, live, expired = P[0], P[1], P[2]
     append(ids, nodes, P[6], P[7], P[8], P[9])
-    _tally(ids, nodes, 1, count, live, expired)
+    tally(ids, nodes, 1, count, live, expired)
     if ids.shape[0]:
         I[I_PK_HI] = max(I[I_PK_HI], ids.max() + 1)
     I[I_PK_VERSION] += 1
@@ -49,7 +49,7 @@ def appear(ids, B, P, I):
 def remove(ids, nodes, P, I):
     """Bags no longer available (promised, loaded, misconnected while waiting)."""
     if ids.shape[0]:
-        _tally(ids, nodes, -1, P[0], P[1], P[2])
+        tally(ids, nodes, -1, P[0], P[1], P[2])
         P[2][ids] = True
         I[I_PK_VERSION] += 1
 
@@ -88,7 +88,7 @@ def expire(t, B, P, I, F):
         return
     I[I_PK_PTR] = hi
     F[F_NEXT_EXPIRY] = swept[hi]
-    if _expire(order[lo:hi], P[2], B[0], B[3], B[1], P[1]):
+    if expire_passed(order[lo:hi], P[2], B[0], B[3], B[1], P[1]):
         I[I_PK_VERSION] += 1
 
 
@@ -101,7 +101,7 @@ def available(p, B, P):
 @numba.njit(cache=True, nogil=True)
 def free(B, I):
     """Every waiting bag promised to no tug, by id."""
-    lo, ids = _free_from(B[0], B[3], I[I_PK_LO], I[I_PK_HI])
+    lo, ids = free_from(B[0], B[3], I[I_PK_LO], I[I_PK_HI])
     I[I_PK_LO] = lo
     return ids
 
@@ -114,7 +114,7 @@ def board(k, ids, S):
     on_tug = B[6]
     if on_tug[k] + ids.shape[0] > capacity[k]:
         raise ConservationError("a tug would carry more than its capacity")
-    move(ids, _FROM_WAITING, ON_TUG, np.nan, False, _NO_NODES, k, B, I)
+    move(ids, FROM_WAITING, ON_TUG, np.nan, False, NO_NODES, k, B, I)
     n = load_len[k]
     load[k, n:n + ids.shape[0]] = ids
     load_len[k] = n + ids.shape[0]
@@ -126,10 +126,10 @@ def deliver(k, p, t, S):
     B, P, TG, H, R, K, D, I, F, PR = unpack(S)
     load, load_len = TG[16], TG[17]
     state, node, tug, reserved, done_time, at_node, on_tug, counts, mark = B[:9]
-    code, bad, created, version, rest = _deliver_kernel(
+    code, bad, created, version, rest = deliver_kernel(
         load[k, :load_len[k]], B[10], p, t, state, node, tug, reserved, done_time, at_node,
         on_tug, counts, mark)
-    if code != _OK:
+    if code != MOVED:
         raise ConservationError("a delivered bag was not on the tug")
     I[I_CREATED] += created
     I[I_BAGS_VERSION] += version
@@ -158,5 +158,5 @@ def unload(k, ids, S):
 
 @numba.njit(cache=True, nogil=True)
 def misconnect(ids, t, B, I):
-    move(ids, _FROM_OPEN, MISCONNECTED, t, True, _NO_NODES, -1, B, I)
+    move(ids, FROM_OPEN, MISCONNECTED, t, True, NO_NODES, -1, B, I)
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..dispatch.fleet import _ORDERS, _ORDERS_AT
+from ..dispatch.fleet import ORDERS, ORDERS_AT
 from ..route_engine import FROM_TUGS
 from . import codes as c
 from . import stale_cache
@@ -88,16 +88,16 @@ class DayLoop:
     def _answer(self, sim, code: int) -> None:
         I, tt = self.I, sim.tug_table
         if code == c.SAMPLE:
-            sim._sample_up_to(float(self.F[c.F_CUR]))
+            sim.sample_up_to(float(self.F[c.F_CUR]))
         elif code == c.PLAN:
             tt.plan_kind[:] = c.PLAN_NONE
             ids = self.round_ids[: I[c.I_ROUND_N]].tolist()
             d = sim.dispatcher
             for k in d.plan(sim, [sim.tugs[k] for k in ids]):
                 tt.plan_kind[k] = c.PLAN_IDLE
-            for k, (p, bags) in d._plan.items():
+            for k, (p, bags) in d.planned.items():
                 self._plan_job(tt, k, p, bags)
-            d._plan = {}
+            d.planned = {}
         elif code == c.REFRESH:
             sim.tables.refresh(sim.t, sim.pickups.live, sim.pickups.version)
             self.have_from[:] = False
@@ -106,7 +106,7 @@ class DayLoop:
             k = int(I[c.I_CONT_TUG])
             tug = sim.tugs[k]
             room = int(tug.capacity - sim.bags.on_tug[k])
-            job = sim.dispatcher._best_job_tied(sim, tug, room)
+            job = sim.dispatcher.best_job_tied(sim, tug, room)
             if job is None:
                 tt.plan_kind[k] = c.PLAN_NOJOB
             else:
@@ -136,13 +136,13 @@ class DayLoop:
     def _sync_in(self, sim, check: bool) -> None:
         I, F, pk, b, tables = self.I, self.F, sim.pickups, sim.bags, sim.tables
         I[c.I_PK_VERSION], I[c.I_PK_PTR], I[c.I_PK_LO], I[c.I_PK_HI] = (
-            pk.version, pk._ptr, pk._lo, pk._hi)
+            pk.version, pk.swept_to, pk.free_lo, pk.free_hi)
         F[c.F_NEXT_EXPIRY] = pk.next_expiry
         I[c.I_CREATED], I[c.I_BAGS_VERSION] = b.created, b.version
-        F[c.F_T], F[c.F_NEXT_SAMPLE] = sim.t, sim._next_sample
+        F[c.F_T], F[c.F_NEXT_SAMPLE] = sim.t, sim.next_sample
         F[c.F_TICK], F[c.F_INTERVAL] = sim.config.dispatch_tick_s, tables.policy.interval
-        I[c.I_BAG_VERSION] = -1 if tables._bag_version is None else tables._bag_version
-        F[c.F_BAG_TIME] = tables._bag_time
+        I[c.I_BAG_VERSION] = -1 if tables.bag_version is None else tables.bag_version
+        F[c.F_BAG_TIME] = tables.bag_time
         I[c.I_SOLVED] = tables.keys.solved
         I[c.I_FROM_TUGS] = tables.engine == FROM_TUGS
         I[c.I_CHECK] = check
@@ -160,8 +160,8 @@ class DayLoop:
 
     def _sync_out(self, sim) -> None:
         I, F, pk, b = self.I, self.F, sim.pickups, sim.bags
-        pk.version, pk._ptr, pk._lo, pk._hi = (int(I[c.I_PK_VERSION]), int(I[c.I_PK_PTR]),
-                                               int(I[c.I_PK_LO]), int(I[c.I_PK_HI]))
+        pk.version, pk.swept_to, pk.free_lo, pk.free_hi = (
+            int(I[c.I_PK_VERSION]), int(I[c.I_PK_PTR]), int(I[c.I_PK_LO]), int(I[c.I_PK_HI]))
         pk.next_expiry = float(F[c.F_NEXT_EXPIRY])
         b.created, b.version = int(I[c.I_CREATED]), int(I[c.I_BAGS_VERSION])
         sim.t = float(F[c.F_T])
@@ -178,8 +178,8 @@ class DayLoop:
         router = tables.plain_routes
         R = (net.indptr, net.indices, net.seconds, net.length_m, tables.plain, tables.plain_s,
              router.w, router.dist_to, sim.pickable)
-        D = (sim._ready, sim._deadlines, sim._deadline_order, self.free_ids, self.round_ids,
-             _ORDERS, _ORDERS_AT)
+        D = (sim.ready, sim.deadlines, sim.deadline_order, self.free_ids, self.round_ids,
+             ORDERS, ORDERS_AT)
         return (B, P, TG, self.heap.arrays(), R, self._keys(sim), D, self.I, self.F, self.PR)
 
     def _keys(self, sim):

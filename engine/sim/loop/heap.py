@@ -25,9 +25,6 @@ class EventHeap:
     def push(self, t: float, seq: int, kind: int, tug: int) -> None:
         push(*self.arrays(), t, seq, kind, tug)
 
-    def pop(self) -> tuple[float, int, int, int]:
-        return pop(*self.arrays())
-
     def drop_tug(self, tug: int) -> None:
         """The entries of ``tug`` removed (its leg was replanned)."""
         drop_tug(*self.arrays(), tug)

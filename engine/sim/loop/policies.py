@@ -12,9 +12,9 @@ import numba
 import numpy as np
 
 from ...airport.cost import DECISECONDS
-from ..dispatch.fleet import _FOUND, _TIED, _first_stand, _one_job, _stops_on
-from ..dispatch.pickups import PER_BAG_S, STOP_S, _fits_carts, _live_at, _urgent
-from ..dispatch.rules import _nearest_alive_dest
+from ..dispatch.fleet import JOB_FOUND, JOB_TIED, first_stand, one_job, stops_on
+from ..dispatch.pickups import PER_BAG_S, STOP_S, bags_to_take, fits_carts, live_at
+from ..dispatch.rules import nearest_alive_dest
 from ..bags import WAITING
 from .bagops import available, free
 from .codes import (BASELINE, EDF, F_T, FLEET, I_POLICY, OK, P_BAG_ROUTES, P_BONUS,
@@ -40,8 +40,8 @@ def _load(k, TG):
 
 @numba.njit(cache=True, nogil=True)
 def urgent(k, p, arrive, S):
-    """``urgent_bags``: bags at ``p`` that can still leave in time if loaded at ``arrive``, most
-    urgent first, as many as fit."""
+    """The bags at ``p`` that can still leave in time if loaded at ``arrive``, most urgent
+    first, as many as fit (``pickups.bags_to_take``)."""
     B, P, TG, H, R, K, D, I, F, PR = unpack(S)
     ids = available(p, B, P)
     if ids.shape[0] == 0:
@@ -49,7 +49,7 @@ def urgent(k, p, arrive, S):
     capacity, carts, on_tug = TG[8], TG[7], B[6]
     room = max(0, capacity[k] - on_tug[k])
     carried = _load(k, TG) if carts[k] else _NONE
-    return _urgent(ids, P[3], arrive + STOP_S, B[10], carried, carts[k], room)
+    return bags_to_take(ids, P[3], arrive + STOP_S, B[10], carried, carts[k], room)
 
 
 @numba.njit(cache=True, nogil=True)
@@ -59,7 +59,7 @@ def within_carts(k, ids, S):
     if not carts or ids.shape[0] == 0:
         return ids
     dest = B[10]
-    return ids[_fits_carts(dest[ids], dest[_load(k, TG)], carts)]
+    return ids[fits_carts(dest[ids], dest[_load(k, TG)], carts)]
 
 
 @numba.njit(cache=True, nogil=True)
@@ -87,7 +87,7 @@ def choose_delivery(k, ids, S):
     plain, plain_s = R[4], R[5]
     policy = I[I_POLICY]
     if policy == FLEET:
-        return _first_stand(ids, dest, deadline, plain_s, s, now, D[5], D[6])
+        return first_stand(ids, dest, deadline, plain_s, s, now, D[5], D[6])
     if policy == EDF:
         eta = now + plain_s[s][dest[ids]] + STOP_S
         ok = ids[deadline[ids] >= eta]
@@ -100,7 +100,7 @@ def choose_delivery(k, ids, S):
             return -1
         stands, d = stands[keep], d[keep]
         return stands[lexsort2(stands, d)[0]]
-    return _nearest_alive_dest(ids, dest, deadline, plain_s[s], plain[s], now)
+    return nearest_alive_dest(ids, dest, deadline, plain_s[s], plain[s], now)
 
 
 @numba.njit(cache=True, nogil=True)
@@ -137,7 +137,7 @@ def choose_pickup(k, S):
                 return OK, cands[i], ids
         return OK, -1, _NONE
     live = P[1]   # shortest-path
-    cands = _live_at(live, pickable)
+    cands = live_at(live, pickable)
     cands = cands[np.isfinite(plain_s[s][cands])]
     if cands.shape[0] == 0:
         return OK, -1, _NONE
@@ -158,7 +158,7 @@ def choose_pickup(k, S):
 @numba.njit(cache=True, nogil=True)
 def _fleet_pickup(k, S):
     """The fleet's job for tug ``k``: its entry of this round's plan, else the cheapest job for
-    it alone (``TIED``: a tie that Python's ``_best_job_tied`` breaks)."""
+    it alone (``TIED``: a tie that Python's ``best_job_tied`` breaks)."""
     B, P, TG, H, R, K, D, I, F, PR = unpack(S)
     plan_kind, plan_p, plan, plan_len = TG[18], TG[19], TG[20], TG[21]
     kind = plan_kind[k]
@@ -174,14 +174,14 @@ def _fleet_pickup(k, S):
     if room <= 0:
         return OK, -1, _NONE
     now = F[F_T]
-    live_nodes = _live_at(P[1], None)
-    status, p, ids = _one_job(
+    live_nodes = live_at(P[1], None)
+    status, p, ids = one_job(
         live_nodes, free(B, I), R[8], R[5], TG[0][k], int(PR[P_CANDIDATES]), B[1], B[10],
         B[11], P[3], now + STOP_S, max(capacity, 1), room, B[10][_load(k, TG)], TG[7][k], now,
         PR[P_REWARD], PR[P_SLACK])
-    if status == _TIED:
+    if status == JOB_TIED:
         return TIED, -1, _NONE
-    return OK, (p if status == _FOUND else -1), ids
+    return OK, (p if status == JOB_FOUND else -1), ids
 
 
 @numba.njit(cache=True, nogil=True)
@@ -215,8 +215,8 @@ def stop_on_the_way(k, path, S):
             return -1
         plain_s = R[5]
         s, p = path[0], path[-1]
-        slack, stops = _stops_on(path, promised, B[10], B[11], plain_s,
-                                 2 * (STOP_S + PER_BAG_S * promised.shape[0]), live, pickable)
+        slack, stops = stops_on(path, promised, B[10], B[11], plain_s,
+                                2 * (STOP_S + PER_BAG_S * promised.shape[0]), live, pickable)
         slack -= now
         for q in stops:
             ids = urgent(k, q, now + plain_s[s, q], S)

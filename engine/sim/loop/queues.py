@@ -26,27 +26,10 @@ class Queues:
         self.nxt = np.full(n_bags, -1, dtype=np.int64)
         self.queued = np.zeros(n_bags, dtype=np.bool_)
 
-    def append(self, ids: np.ndarray, nodes: np.ndarray) -> None:
-        """Bags ``ids`` (in order) appended at ``nodes``, each unless already listed."""
-        append(ids, nodes, self.head, self.tail, self.nxt, self.queued)
-
-    def take(self, p: int, state: np.ndarray, reserved: np.ndarray) -> np.ndarray:
-        """The bags listed at ``p`` still waiting and promised to none, in order; the others
-        leave the list."""
-        return take(p, state, reserved, self.head, self.tail, self.nxt, self.queued)
-
-    def listed(self, p: int) -> list[int]:
-        """The bags listed at ``p``, in order (tests and checks)."""
-        out, b = [], int(self.head[p])
-        while b >= 0:
-            out.append(b)
-            b = int(self.nxt[b])
-        return out
-
 
 @numba.njit(cache=True, nogil=True)
 def append(ids, nodes, head, tail, nxt, queued):
-    """See ``Queues.append``."""
+    """Bags ``ids`` (in order) appended at ``nodes``, each unless already listed."""
     for i in range(ids.shape[0]):
         b = ids[i]
         if queued[b]:
@@ -63,7 +46,8 @@ def append(ids, nodes, head, tail, nxt, queued):
 
 @numba.njit(cache=True, nogil=True)
 def take(p, state, reserved, head, tail, nxt, queued):
-    """See ``Queues.take``."""
+    """The bags listed at ``p`` still waiting and promised to none, in order; the others
+    leave the list."""
     n = 0
     b = head[p]
     while b >= 0:

@@ -17,8 +17,8 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from ..keygraph import _route
-from ..network import _leg, _walk
+from ..keygraph import key_route
+from ..network import timed_leg, walk_route
 from ..tugs import DRIVING
 from .codes import (ARRIVE, F_BAG_TIME, F_INTERVAL, F_T, I_ARG, I_BAG_VERSION, I_FROM_TUGS,
                     I_PK_VERSION, I_SEQ, I_SOLVED, NEED_FROM, NEED_TO, OK, WIDEN)
@@ -37,7 +37,7 @@ def plain_route(i, j, S):
         return np.full(1, i, dtype=np.int64)
     if not np.isfinite(r_dist_to[j, i]):
         return _EMPTY.copy()
-    return _walk(indptr, indices, r_w, r_dist_to[j], i, j)
+    return walk_route(indptr, indices, r_w, r_dist_to[j], i, j)
 
 
 @numba.njit(cache=True, nogil=True)
@@ -78,8 +78,8 @@ def _bag_walk(to_b, a, b, k_indptr, k_indices, k_w, first, last, kj_j, jk_j, jk_
               j_indices, j_w, dj_to, key_nodes, junctions):
     if not np.isfinite(to_b[a]):
         return _EMPTY
-    return _route(k_indptr, k_indices, k_w, to_b, a, b, first, last, kj_j, jk_j, jk_row,
-                  j_indptr, j_indices, j_w, dj_to, key_nodes, junctions)
+    return key_route(k_indptr, k_indices, k_w, to_b, a, b, first, last, kj_j, jk_j, jk_row,
+                     j_indptr, j_indices, j_w, dj_to, key_nodes, junctions)
 
 
 @numba.njit(cache=True, nogil=True)
@@ -103,7 +103,7 @@ def bag_dist(s, nodes, S):
 def leg_seconds(path, S):
     """Tug seconds to drive ``path`` (``RoadNetwork.leg_times(path)[0][-1]``)."""
     B, P, TG, H, R, K, D, I, F, PR = unpack(S)
-    times, seconds, length = _leg(R[0], R[1], R[2], R[3], path, 0.0)
+    times, seconds, length = timed_leg(R[0], R[1], R[2], R[3], path, 0.0)
     return times[-1]
 
 
@@ -118,7 +118,7 @@ def start_leg(k, path, target, S):
     if n > path_row.shape[1]:
         I[I_ARG] = n
         return WIDEN
-    times, seconds, length = _leg(R[0], R[1], R[2], R[3], path, F[F_T])
+    times, seconds, length = timed_leg(R[0], R[1], R[2], R[3], path, F[F_T])
     path_row[k, :n] = path
     times_row[k, :n] = times
     path_len[k] = n

@@ -1,11 +1,10 @@
 """Arrays the loop reads without reference counts, passed by one pointer.
 
-``unowned(x)`` is the array (or each array of the tuple) ``x`` with its owner (meminfo)
-cleared, so reading it inside the compiled loop costs no atomic reference count. ``pack(S)``
-stores the state tuple ``S`` (nested tuples of arrays) in the calling function's stack frame
-and returns a pointer to it; ``unpack(p)`` reads the tuple back with every owner cleared. The
-loop's functions take that one pointer instead of ~100 arrays (~700 scalar arguments at every
-call), and since the cleared owners are constants where the arrays are read, the reference
+``pack(S)`` stores the state tuple ``S`` (nested tuples of arrays) in the calling function's
+stack frame and returns a pointer to it; ``unpack(p)`` reads the tuple back with every array's
+owner (meminfo) cleared, so reading it inside the compiled loop costs no atomic reference
+count. The loop's functions take that one pointer instead of ~100 arrays (~700 scalar arguments
+at every call), and since the cleared owners are constants where the arrays are read, the reference
 counts vanish when compiled. Safe only inside one call that Python keeps the arrays alive for
 (``step.advance``, which packs them): the loop never keeps, returns or reallocates them."""
 
@@ -39,24 +38,6 @@ def _load(context, builder, ty, ptr):
         field = _load(context, builder, item, cgutils.gep_inbounds(builder, ptr, 0, i))
         out = builder.insert_value(out, field, i)
     return out
-
-
-@intrinsic
-def unowned(typingctx, x):
-    """See the module's docstring."""
-    if isinstance(x, types.Array):
-        def codegen(context, builder, sig, args):
-            return _clear(context, builder, sig.args[0], args[0])
-        return x(x), codegen
-    if isinstance(x, types.BaseTuple) and all(isinstance(t, types.Array) for t in x.types):
-        def codegen(context, builder, sig, args):
-            out = args[0]
-            for i, ty in enumerate(sig.args[0].types):
-                item = builder.extract_value(args[0], i)
-                out = builder.insert_value(out, _clear(context, builder, ty, item), i)
-            return out
-        return x(x), codegen
-    return None
 
 
 @intrinsic
