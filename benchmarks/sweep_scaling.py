@@ -162,7 +162,8 @@ def _scaling(sweep: Sweep, counts: list[int], runner: str, deadline: float) -> d
                      "wall_s": round(wall, 2), "days_per_minute": round(60 * done / max(wall, 1e-9), 2),
                      "cut": outcome.interrupted})
         _say(f"{workers} worker(s): {done} of {len(runs)} days in {wall:.1f} s, "
-             f"{60 * done / max(wall, 1e-9):.1f} per minute" + (" (CUT)" if outcome.interrupted else ""))
+             f"{60 * done / max(wall, 1e-9):.1f} per minute" + (" (CUT)" if outcome.interrupted else "")
+             + _failed(outcome))
     rows.sort(key=lambda r: r["workers"])
     for r in rows:
         r["speedup"] = round(r["days_per_minute"] / max(rows[0]["days_per_minute"], 1e-9), 2)
@@ -192,7 +193,15 @@ def _study(sweep: Sweep, workers: int, runner: str, deadline: float, out: Path,
                            seeds=len(sweep.seeds), budget_s=budget_s, **_host())
     _say(f"study: {info['runs_finished']} of {len(runs)} days in {wall:.0f} s "
          f"({info['runs_per_minute']} per minute)" + (" — CUT at the budget"
-                                                      if outcome.interrupted else ""))
+                                                      if outcome.interrupted else "")
+         + _failed(outcome))
+
+
+def _failed(outcome) -> str:
+    """How many days failed and why the first did, for the log ("" where none did)."""
+    if not outcome.failures:
+        return ""
+    return f"; {len(outcome.failures)} FAILED, the first: {outcome.failures[0].error}"
 
 
 def _report(out: Path) -> None:

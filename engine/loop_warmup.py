@@ -6,8 +6,12 @@ load them from the disk cache in under a second. One short day compiles every po
 policies are branches of the one compiled loop: after a ``fleet`` day, a day of each other policy
 added no file to the cache), so that is what each way of warming up plays:
 
-- ``compile_here()``: in this process, where ``cold()`` (the tests' session start, a sweep's
-  parent before its workers start);
+- ``compile_here()``: in this process, where ``cold()`` (the tests' session start, a Dask
+  sweep's client before its spawned workers start);
+- ``compile_in_child()``: in a child process, waited for, where a process pool's parent forks
+  its workers next (compiled there, the day's cpu-blocked solves would start GNU OpenMP's
+  threads, and OpenMP ends every forked child that uses them: "fork() called from a process
+  already using GNU OpenMP");
 - ``start()``: in a child process (``python -m engine.loop_warmup``, at a lower priority) at the
   app's start, while its window and route finder answer; a day the app starts meanwhile waits
   for it (``compiling``, ``wait``) instead of compiling a second time beside it.
@@ -60,6 +64,13 @@ def compile_here() -> float | None:
     start = time.perf_counter()
     short_day()
     return time.perf_counter() - start
+
+
+def compile_in_child() -> None:
+    """Compile the loop in a child process where it is cold, and wait for it: this process
+    starts no OpenMP thread, so the processes it forks next may."""
+    start()
+    wait()
 
 
 def child_command() -> list[str]:

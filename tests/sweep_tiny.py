@@ -4,6 +4,8 @@ airport, one hour each (8 days in about a second)."""
 import os
 import signal
 
+import numba
+
 from engine.sweep.day import run_day
 
 TINY = """
@@ -28,6 +30,21 @@ def tiny(tmp_path, text=TINY):
 
 # Day functions of the pool's tests (importable by name, so spawned workers find them too): the
 # real day, except for run 3.
+
+@numba.njit(parallel=True)
+def _parallel_sum(n):
+    total = 0
+    for i in numba.prange(n):
+        total += i
+    return total
+
+
+def parallel_sum_day(airport, run, variant, edits=()):
+    """The real day after a parallel (OpenMP) Numba loop in this worker, as a CPU solve runs."""
+    if _parallel_sum(1000) != 499500:
+        raise ArithmeticError("the parallel sum is wrong")
+    return run_day(airport, run, variant, edits)
+
 
 def raises_on_run_3(airport, run, variant, edits=()):
     if run.index == 3:

@@ -146,12 +146,45 @@ def test_one_seed_has_no_interval_and_without_the_default_policy_there_is_no_ver
 
 
 @pytest.mark.parametrize("start_method", ["fork", "spawn"])
-def test_a_cold_loop_compiles_once_in_the_parent_before_the_workers_start(sweep, monkeypatch,
-                                                                          start_method):
-    """Not once in each worker: forked ones inherit it, spawned ones load it from the cache."""
+def test_a_cold_loop_compiles_once_in_a_child_before_the_workers_start(sweep, monkeypatch,
+                                                                       tmp_path, start_method):
+    """Not once in each worker, and not in the parent: a day there would start GNU OpenMP's
+    threads, and OpenMP ends a forked worker that uses them."""
+    import sys
+
     from engine import loop_warmup
-    compiled = []
-    monkeypatch.setattr(loop_warmup, "cold", lambda: not compiled)
-    monkeypatch.setattr(loop_warmup, "short_day", lambda: compiled.append("parent"))
+    marks = tmp_path / "compiled"
+    monkeypatch.setattr(loop_warmup, "_thread", None)
+    monkeypatch.setattr(loop_warmup, "failed", None)
+    monkeypatch.setattr(loop_warmup, "cold", lambda: not marks.exists())
+    monkeypatch.setattr(loop_warmup, "short_day", lambda: marks.write_text("parent"))
+    monkeypatch.setattr(loop_warmup, "child_command", lambda: [
+        sys.executable, "-c", f"open({str(marks)!r}, 'a').write('child')"])
     outcome = run_pool(sweep, sweep.runs()[:2], workers=2, start_method=start_method)
-    assert compiled == ["parent"] and len(outcome.rows) == 2 and not outcome.failures
+    assert marks.read_text() == "child" and len(outcome.rows) == 2 and not outcome.failures
+
+
+FORKED_AFTER_A_COLD_START = """
+import sys
+from pathlib import Path
+from engine import loop_warmup
+from engine.sweep.pool import run_pool
+from engine.sweep.scenario import load_sweep
+from tests.sweep_tiny import parallel_sum_day, tiny
+loop_warmup.cold = lambda: loop_warmup._thread is None   # as on an empty cache: one warm-up
+sweep = load_sweep(tiny(Path(sys.argv[1])))
+outcome = run_pool(sweep, sweep.runs()[:2], workers=2, start_method="fork", day=parallel_sum_day)
+print(len(outcome.rows), [failure.error for failure in outcome.failures])
+"""
+
+
+def test_forked_workers_run_parallel_code_after_a_cold_start(tmp_path):
+    """A fresh process (as ``tools/sweep_pool.py`` on a new machine): the pool's warm-up leaves
+    it free of OpenMP, so its forked workers' parallel loops run. Warmed in the parent, OpenMP
+    ended each worker at its first parallel loop, and no day finished."""
+    import subprocess
+    import sys
+    done = subprocess.run([sys.executable, "-c", FORKED_AFTER_A_COLD_START, str(tmp_path)],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.splitlines()[-1] == "2 []", done.stdout + done.stderr[-2000:]

@@ -9,7 +9,11 @@ has the first ones (order them seed-major, and every scenario gets its first see
 knows which day each worker holds, so a worker that dies (killed, a crash, out of memory) is a
 ``Failure`` of that day, at once, and a new worker takes the next day. The days in flight when
 the sweep stops are killed with their workers. On a cold Numba cache the day's loop compiles
-once in this process before the workers start (``engine.loop_warmup``), not once in each.
+once, in a child process, before the workers start (``engine.loop_warmup``), not once in each.
+Not here: a day run in this process starts GNU OpenMP's threads, and every forked worker that
+then solved on the CPU would be ended by OpenMP ("fork() called from a process already using
+GNU OpenMP"). A caller that has run Numba's parallel code itself passes
+``start_method="spawn"``.
 """
 
 from __future__ import annotations
@@ -103,7 +107,7 @@ def run_pool(sweep: Sweep, runs: list[Run] | None = None, workers: int = 1,
     outcome = Outcome()
     if not runs:
         return outcome
-    loop_warmup.compile_here()   # once, here: forked workers inherit it, spawned ones load it
+    loop_warmup.compile_in_child()   # once, before the workers: they load it from the cache
     ctx = mp.get_context(start_method)
     threads = worker_threads(workers)
     todo = iter(runs)
