@@ -66,7 +66,7 @@ def compare(n: int, reps: int, unreachable: bool = False) -> None:
 
 
 def phase3_rate(n: int) -> None:
-    B, T = TUNING.b, TUNING.threads
+    B = TUNING.b
     nb = n // B
     rng = np.random.default_rng(0)
     kb = nb // 2
@@ -76,7 +76,7 @@ def phase3_rate(n: int) -> None:
     lanes[k, k][np.diag_indices(B)] = 0
     D = cuda.to_device(lanes[:, 0::2] | lanes[:, 1::2] << 16)
     V = cuda.to_device(np.full((n, n), -1, np.int32))
-    inner = gpu_fast.kernels(TUNING).phase3_lanes[(nb // 2, nb - 1), (T, T)]
+    inner = gpu_fast.lanes_phase3(TUNING, nb)
     inner(D, V, kb, nb)
     after = D.copy_to_host()
     got = np.empty_like(lanes)
@@ -84,7 +84,7 @@ def phase3_rate(n: int) -> None:
     check(lanes, got, kb * B)  # the k-block's columns stay: its diagonal tile is closed
     seconds = median_launch_seconds(lambda: inner(D, V, kb, nb))
     rate = (n - B) * n * B / seconds
-    print(f"n={n} phase3_lanes exact on sampled rows True; "
+    print(f"n={n} phase3_lanes{'_wide' if TUNING.lanes_wide else ''} exact on sampled rows True; "
           f"{rate / 1e12:.2f} x10^12 relax/s", flush=True)
 
 
@@ -121,7 +121,7 @@ def steps(n: int) -> None:
         print(f"n={n} {step} by rounds, GPU ms: " + by_rounds(rounds[step]), flush=True)
     k = gpu_fast.kernels(TUNING)
     print(f"n={n} registers a thread: " + ", ".join(f"{name} {registers(getattr(k, name))}" for name in
-          ("phase2_lanes", "phase3_lanes", *(("recover_lanes_rows", "recover_lanes") if exact else ("recover",)))),
+          ("phase2_lanes", "phase3_lanes_wide" if TUNING.lanes_wide else "phase3_lanes", *(("recover_lanes_rows", "recover_lanes") if exact else ("recover",)))),
           flush=True)
 
 

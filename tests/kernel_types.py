@@ -35,7 +35,7 @@ def kernels():
 
 
 # gpu-fast's kernels of the 16-bit lanes path (generated source, taken beyond padded 3,072 only).
-LANES_KERNELS = ("pack", "phase2_lanes", "phase3_lanes", "widen", "transpose_lanes", "recover_lanes",
+LANES_KERNELS = ("pack", "phase2_lanes", "phase3_lanes", "phase3_lanes_wide", "widen", "transpose_lanes", "recover_lanes",
                  "recover_lanes_rows")
 
 

@@ -102,7 +102,7 @@ def by_rows(kernel, rows: int, columns: int, stream):
 def launch_rounds(t: Tuning, W, D, V, nb: int, stream=0, after=lambda step: None, lanes=False, tiles=None):
     """Queue the padding of W into D and every k-block: D holds the final distances after.
     With ``lanes`` D is (nb·B)×(nb·B/2) and holds them as 16-bit lane pairs, each at most CAP
-    (``gpu_lanes16``; nb even): twice the relaxations per instruction in phase 3; ``tiles``
+    (``gpu_lanes16``; nb a multiple of ``lanes_multiple``): twice the relaxations per instruction in phase 3; ``tiles``
     (nb×nb) is zeroed for ``widen``. With ``tiles`` alone D already holds ``widen``'s start
     (no padding) and phase 3 takes only the tiles marked in it: the others are final."""
     k = kernels(t)
@@ -118,7 +118,7 @@ def launch_rounds(t: Tuning, W, D, V, nb: int, stream=0, after=lambda step: None
     if lanes:
         by_rows(k.pack, size, D.shape[1], stream)(W, D, V, tiles)
         after("pack")
-        peripheral, inner = k.phase2_lanes, k.phase3_lanes[(nb // 2, nb - 1), tile, stream]
+        peripheral, inner = k.phase2_lanes, lanes_phase3(t, nb, stream)
     elif tiles is None:
         by_rows(k.pad, size, size, stream)(W, D, V)
         after("pad")
@@ -135,6 +135,19 @@ def launch_rounds(t: Tuning, W, D, V, nb: int, stream=0, after=lambda step: None
         if nb > 1:
             inner(D, V, kb, nb)
             after("phase 3")
+
+
+def lanes_phase3(t: Tuning, nb: int, stream=0):
+    """Phase 3 on lanes, configured for nb k-blocks (a multiple of ``lanes_multiple(t)``)."""
+    k, tile = kernels(t), (t.threads, t.threads)
+    if t.lanes_wide:
+        return k.phase3_lanes_wide[(nb // 4, nb - 1), tile, stream]
+    return k.phase3_lanes[(nb // 2, nb - 1), tile, stream]
+
+
+def lanes_multiple(t: Tuning) -> int:
+    """What a lanes solve's k-blocks are padded to a multiple of: its column tiles' width."""
+    return 4 if t.lanes_wide else 2
 
 
 def launch_recovery(t: Tuning, D, V, T, nb: int, O=None, N=None, stream=0, after=lambda step: None,

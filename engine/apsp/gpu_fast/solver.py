@@ -13,7 +13,7 @@ from ...gpu_launch import ceil_div, timed_on_device
 from ..gpu_common import empty_result
 from ..routes import RouteMatrix
 from .buffers import Buffers
-from .launch import by_rows, kernels, launch_all, launch_recovery, launch_rounds
+from .launch import by_rows, kernels, lanes_multiple, launch_all, launch_recovery, launch_rounds
 from .source import SIMULATED
 from .tuning import Tuning, default_tuning
 
@@ -98,7 +98,7 @@ class Solver:
         on the tiles holding such pairs only."""
         t = self.tuning
         if t.lanes16:
-            nb += nb % 2  # lane pairs: an even number of k-blocks
+            nb = ceil_div(nb, lanes_multiple(t)) * lanes_multiple(t)  # whole column tiles of lane pairs
         buf = self.buffers.copied(n, nb * t.b)
         main, side, N, D, V = buf["main"], buf["side"], buf["N"], buf["D"], buf["V"]
         dist, via = self.buffers.host_answer(nb * t.b, np.int16 if N is not None else np.int32)

@@ -198,10 +198,12 @@ def phase2_source(t, lanes=False):
     min(itself, itself ⊗ diagonal) — phase 3's product, nothing sequential left. With
     ``lanes`` (``phase2_lanes``) D holds 16-bit lane pairs: the tiles are unpacked into shared
     memory, the products run in int32 there (lanes are at most CAP: sums fit) and improved
-    cells are packed back."""
+    cells are packed back (``Tuning.lanes_phase2_blocks`` caps its registers so that that many
+    blocks fit an SM)."""
     name, closure, load, mul, cells = (("phase2_lanes", "closure_pairs", "load_tile_unpacked", "mul_pairs", ", P")
                                        if lanes else ("phase2", "closure", "load_tile", "mul_global", ""))
-    return f"""@lazy_kernel(SIG_ROUND, cache=CACHE)
+    bounds = f", launch_bounds=(THREADS, {t.lanes_phase2_blocks})" if lanes and t.lanes_phase2_blocks else ""
+    return f"""@lazy_kernel(SIG_ROUND, cache=CACHE{bounds})
 def {name}(D, V, kb, nb):
     C = cuda.shared.array(TILE, int32, alignment=16)
     P = cuda.shared.array(TILE, int32, alignment=16)
@@ -353,6 +355,7 @@ def recover_lanes_source(t, staged=False):
 
 def kernels_source(t):
     """Device functions for both launch shapes, and the kernels that schedule them."""
+    from .wide import phase3_wide_source  # (it builds on this module's helpers)
     parts = [
         f"from numba import cuda, int32, int64\nfrom {_APSP}.gpu_vector_load import load4, store4\n"
         "from engine.gpu_launch import lazy_kernel\n"
@@ -373,6 +376,7 @@ def kernels_source(t):
         closure_source(t, "pairs"),
         mul_global_source(t, "pairs"),
         phase3_source(t, lanes=True),
+        phase3_wide_source(t),
         recover_lanes_source(t),
         recover_lanes_source(t, staged=True),
         SCHEDULE_SOURCE,

@@ -56,6 +56,12 @@ class Tuning:
     # The copied path solves in 16-bit lanes first (``gpu_lanes16``: twice the relaxations per
     # instruction), then in int32 only where some pair ended at the lanes' CAP (on its tiles).
     lanes16: bool = True
+    # Phase 3 on lanes in tiles of B rows × 2B words, 4 × 8 words a thread (``wide``: per
+    # relaxation half the tile's fixed work, two blocks an SM; nb padded to a multiple of 4).
+    lanes_wide: bool = True
+    # Blocks an SM phase2_lanes' registers are capped for (0: uncapped, 65 registers, three
+    # blocks: its 2(nb − 1) blocks then take two waves on 132 SMs at nb = 256; four: one).
+    lanes_phase2_blocks: int = 4
     answer_pool_bytes: int = 256 << 20  # mapped answer buffers kept, at most (beyond: copied back)
     graphs_kept: int = 8  # launch graphs kept per size (one per pair of input and answer buffers)
 
@@ -70,7 +76,7 @@ class Tuning:
                       small_unroll=self.small_unroll,
                       tile_pad=self.tile_pad, recover_columns=self.recover_columns,
                       recover_batch=self.recover_batch, lanes_recover_batch=self.lanes_recover_batch,
-                      lanes_row_words=self.lanes_row_words)
+                      lanes_row_words=self.lanes_row_words, lanes_phase2_blocks=self.lanes_phase2_blocks)
 
 
 SIMULATOR = Tuning(b=16, threads=4, cells=4, unroll=4, recover_columns=8, recover_batch=4,
