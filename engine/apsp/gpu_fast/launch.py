@@ -128,7 +128,7 @@ def launch_rounds(t: Tuning, W, D, V, nb: int, stream=0, after=lambda step: None
 
         def inner(D, V, kb, nb):
             marked(D, V, kb, nb, tiles)
-    peripheral = peripheral[max(1, 2 * (nb - 1)), tile, stream]
+    peripheral = peripheral[max(1, ceil_div(2 * (nb - 1), t.lanes_phase2_tiles if lanes else 1)), tile, stream]
     for kb in range(nb):
         peripheral(D, V, kb, nb)
         after("phases 1+2")
