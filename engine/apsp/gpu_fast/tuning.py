@@ -58,16 +58,16 @@ class Tuning:
     lanes16: bool = True
     # Phase 3 on lanes in tiles of B rows × 2B words, 4 × 8 words a thread (``wide``: per
     # relaxation half the tile's fixed work, two blocks an SM; nb padded to a multiple of 4).
-    lanes_wide: bool = False
+    lanes_wide: bool = True
     # ... with the old words read again after the product instead of held (80 registers, not
     # 112: three blocks an SM, not two).
-    lanes_wide_reread: bool = False
+    lanes_wide_reread: bool = True
     # Blocks an SM phase2_lanes' registers are capped for (0: uncapped, 65 registers, three
     # blocks: its 2(nb − 1) blocks then take two waves on 132 SMs at nb = 256; four: one).
-    lanes_phase2_blocks: int = 0
+    lanes_phase2_blocks: int = 3
     # Tiles a phase2_lanes block takes, closing the diagonal tile once for them all (2: nb − 1
     # blocks, one wave at nb = 256).
-    lanes_phase2_tiles: int = 1
+    lanes_phase2_tiles: int = 2
     answer_pool_bytes: int = 256 << 20  # mapped answer buffers kept, at most (beyond: copied back)
     graphs_kept: int = 8  # launch graphs kept per size (one per pair of input and answer buffers)
 
