@@ -198,16 +198,15 @@ def phase2_source(t, lanes=False):
     min(itself, itself ⊗ diagonal) — phase 3's product, nothing sequential left. With
     ``lanes`` (``phase2_lanes``) D holds 16-bit lane pairs: the tiles are unpacked into shared
     memory, the products run in int32 there (lanes are at most CAP: sums fit) and improved
-    cells are packed back (``Tuning.lanes_phase2_blocks`` caps its registers so that that many
-    blocks fit an SM; with ``lanes_phase2_tiles`` > 1 a block takes that many tiles, one closure
-    for all)."""
+    cells are packed back (with ``Tuning.lanes_phase2_tiles`` > 1 a block takes that many tiles,
+    one closure for all, held to 80 registers: three blocks an SM)."""
     name, closure, load, mul, cells = (("phase2_lanes", "closure_pairs", "load_tile_unpacked", "mul_pairs", ", P")
                                        if lanes else ("phase2", "closure", "load_tile", "mul_global", ""))
-    bounds = f", launch_bounds=(THREADS, {t.lanes_phase2_blocks})" if lanes and t.lanes_phase2_blocks else ""
     if lanes and t.lanes_phase2_tiles > 1:  # the block's tiles in turn, P free again before the next
-        each, tile, done = "for t in range(cuda.blockIdx.x, 2 * (nb - 1), cuda.gridDim.x):", "t", "\n            cuda.syncthreads()"
+        bounds, each, tile = ", launch_bounds=(THREADS, 3)", "for t in range(cuda.blockIdx.x, 2 * (nb - 1), cuda.gridDim.x):", "t"
+        done = "\n        cuda.syncthreads()"
     else:
-        each, tile, done = "if nb > 1:", "cuda.blockIdx.x", ""
+        bounds, each, tile, done = "", "if nb > 1:", "cuda.blockIdx.x", ""
     return f"""@lazy_kernel(SIG_ROUND, cache=CACHE{bounds})
 def {name}(D, V, kb, nb):
     C = cuda.shared.array(TILE, int32, alignment=16)

@@ -62,12 +62,11 @@ class Tuning:
     # ... with the old words read again after the product instead of held (80 registers, not
     # 112: three blocks an SM, not two).
     lanes_wide_reread: bool = True
-    # Blocks an SM phase2_lanes' registers are capped for (0: uncapped, 65 registers, three
-    # blocks: its 2(nb − 1) blocks then take two waves on 132 SMs at nb = 256; four: one).
-    lanes_phase2_blocks: int = 3
     # Tiles a phase2_lanes block takes, closing the diagonal tile once for them all (2: nb − 1
-    # blocks, one wave at nb = 256).
-    lanes_phase2_tiles: int = 2
+    # blocks, one wave at nb = 256; held to 80 registers, unbounded 156). Off: its −1.0 ms at
+    # n = 16,384 (H100) was measured on a version missing the barrier between its two tiles (a
+    # race, found afterwards under the simulator); the fixed kernel is not yet timed on a GPU.
+    lanes_phase2_tiles: int = 1
     answer_pool_bytes: int = 256 << 20  # mapped answer buffers kept, at most (beyond: copied back)
     graphs_kept: int = 8  # launch graphs kept per size (one per pair of input and answer buffers)
 
@@ -82,8 +81,8 @@ class Tuning:
                       small_unroll=self.small_unroll,
                       tile_pad=self.tile_pad, recover_columns=self.recover_columns,
                       recover_batch=self.recover_batch, lanes_recover_batch=self.lanes_recover_batch,
-                      lanes_row_words=self.lanes_row_words, lanes_phase2_blocks=self.lanes_phase2_blocks,
-                      lanes_phase2_tiles=self.lanes_phase2_tiles, lanes_wide_reread=self.lanes_wide_reread)
+                      lanes_row_words=self.lanes_row_words, lanes_phase2_tiles=self.lanes_phase2_tiles,
+                      lanes_wide_reread=self.lanes_wide_reread)
 
 
 SIMULATOR = Tuning(b=16, threads=4, cells=4, unroll=4, recover_columns=8, recover_batch=4,
