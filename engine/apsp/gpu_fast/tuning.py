@@ -57,11 +57,9 @@ class Tuning:
     # instruction), then in int32 only where some pair ended at the lanes' CAP (on its tiles).
     lanes16: bool = True
     # Phase 3 on lanes in tiles of B rows × 2B words, 4 × 8 words a thread (``wide``: per
-    # relaxation half the tile's fixed work, two blocks an SM; nb padded to a multiple of 4).
+    # relaxation half the tile's fixed work; nb padded to a multiple of 4). H100, n = 16,384:
+    # 187.1 ms of phase 3 against 192.9 (docs/gpu-notes.md).
     lanes_wide: bool = True
-    # ... with the old words read again after the product instead of held (80 registers, not
-    # 112: three blocks an SM, not two).
-    lanes_wide_reread: bool = True
     # Tiles a phase2_lanes block takes, closing the diagonal tile once for them all (2: nb − 1
     # blocks, one wave at nb = 256; held to 80 registers, unbounded 156). Off: its −1.0 ms at
     # n = 16,384 (H100) was measured on a version missing the barrier between its two tiles (a
@@ -81,8 +79,7 @@ class Tuning:
                       small_unroll=self.small_unroll,
                       tile_pad=self.tile_pad, recover_columns=self.recover_columns,
                       recover_batch=self.recover_batch, lanes_recover_batch=self.lanes_recover_batch,
-                      lanes_row_words=self.lanes_row_words, lanes_phase2_tiles=self.lanes_phase2_tiles,
-                      lanes_wide_reread=self.lanes_wide_reread)
+                      lanes_row_words=self.lanes_row_words, lanes_phase2_tiles=self.lanes_phase2_tiles)
 
 
 SIMULATOR = Tuning(b=16, threads=4, cells=4, unroll=4, recover_columns=8, recover_batch=4,

@@ -5,8 +5,9 @@
 arithmetic, its barrier and its wait on memory are halved (phase 3's late rounds issue add-mins
 at ~80% of the lanes' ceiling: the rest is that per-tile work; docs/gpu-notes.md). The three
 operand tiles, unpadded B × B words each, fill the 48 KB of static shared memory; they are
-filled by 16-byte stores. At most 128 registers a thread: two blocks an SM (three with
-``Tuning.lanes_wide_reread``)."""
+filled by 16-byte stores. The stores' old words are read from D again after the product, not
+held: 80 registers a thread, three blocks an SM (held, 112 registers and two blocks an SM:
+phase 3 took 204.7 ms at n = 16,384 against 193.0 for ``phase3_lanes``, H100)."""
 
 from .source import read, thread_cells, write
 
@@ -48,7 +49,7 @@ def vector_tile(t, copies, in_flight=8):
 def phase3_wide_source(t) -> str:
     """The kernel: grid (nb/4 word-column tiles, nb − 1 row tiles; the k-block's own row
     skipped, its columns taken: phase 2 closed them, nothing there changes)."""
-    src = [f"@lazy_kernel(SIG_ROUND, cache=CACHE, launch_bounds=(THREADS, {3 if t.lanes_wide_reread else 2}))",
+    src = ["@lazy_kernel(SIG_ROUND, cache=CACHE, launch_bounds=(THREADS, 3))",
            "def phase3_lanes_wide(D, V, kb, nb):",
            "    X = cuda.shared.array(SQUARE, int32, alignment=16)",
            "    Y0 = cuda.shared.array(SQUARE, int32, alignment=16)",
@@ -63,7 +64,7 @@ def phase3_wide_source(t) -> str:
             src += read([f"d{r}_{4 * h + m}" for m in range(4)], "D", f"row0 + i{r}", f"col0 + j + {h} * B")
     src += vector_tile(t, [("X", "row0", "base // 2", True), ("Y0", "base", "col0", False),
                            ("Y1", "base", "col0 + B", False)])
-    src += ["    cuda.syncthreads()"] + ([] if t.lanes_wide_reread else [f"    o{r}_{q} = d{r}_{q}" for r, q in words(t)])
+    src += ["    cuda.syncthreads()"]
     src += [f"    for k in range(0, B, {t.unroll}):"]
     for step in range(t.unroll):
         if step % 4 == 0:
@@ -78,10 +79,9 @@ def phase3_wide_source(t) -> str:
 def stores(t):
     """Each thread row's quad with a changed word: its 4 words in one 16-byte store, its 8
     cells' marks in two, the old marks (read first) kept for the lanes that did not change
-    (``source.store_words``, by quads; ``lanes_wide_reread``: the old words read from D again)."""
-    out = []
-    if t.lanes_wide_reread:  # every old word's load in flight before the first test
-        out += [line for r in range(t.cells) for h in range(QUADS) for line in
+    (``source.store_words``, by quads), the old words read from D again, every load in flight
+    before the first test."""
+    out = [line for r in range(t.cells) for h in range(QUADS) for line in
                 read([f"o{r}_{4 * h + m}" for m in range(4)], "D", f"row0 + i{r}", f"col0 + j + {h} * B")]
     for r in range(t.cells):
         for h in range(QUADS):
