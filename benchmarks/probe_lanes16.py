@@ -70,7 +70,7 @@ def phase3_rate(n: int) -> None:
     nb = n // B
     rng = np.random.default_rng(0)
     kb = nb // 2
-    k = slice(kb * B, kb * B + B)
+    k, nxt = slice(kb * B, kb * B + B), slice(kb * B + B, kb * B + 2 * B)
     lanes = rng.integers(1, 10_000, (n, n), dtype=np.int32)
     lanes[k, k] = 20_000  # a closed diagonal tile: the k-block's columns (phase 3 takes them) stay
     lanes[k, k][np.diag_indices(B)] = 0
@@ -81,11 +81,28 @@ def phase3_rate(n: int) -> None:
     after = D.copy_to_host()
     got = np.empty_like(lanes)
     got[:, 0::2], got[:, 1::2] = after & 0xFFFF, after >> 16
+    if TUNING.lanes_lookahead:
+        got[nxt, nxt] = closed_next(lanes, got, kb * B, B)  # checked: phase 3's product again there
     check(lanes, got, kb * B)  # the k-block's columns stay: its diagonal tile is closed
     seconds = median_launch_seconds(lambda: inner(D, V, kb, nb))
     rate = (n - B) * n * B / seconds
-    print(f"n={n} phase3_lanes{'_wide' if TUNING.lanes_wide else ''} exact on sampled rows True; "
+    print(f"n={n} phase3_lanes{'_wide' if TUNING.lanes_wide else ''} exact on sampled rows True"
+          f"{' (and the next diagonal tile closed)' if TUNING.lanes_lookahead else ''}; "
           f"{rate / 1e12:.2f} x10^12 relax/s", flush=True)
+
+
+def closed_next(before, after, base: int, B: int):
+    """With ``lanes_lookahead`` phase 3 also closes the next diagonal tile (base + B): checks
+    that tile of ``after`` is phase 3's product on ``before`` closed k after k, and returns the
+    product alone (what ``check`` expects there)."""
+    k, nxt = slice(base, base + B), slice(base + B, base + 2 * B)
+    product = np.minimum(before[nxt, nxt], (before[nxt, k][:, :, None] + before[k, nxt][None]).min(axis=1))
+    closed = product.copy()
+    for m in range(B):
+        closed = np.minimum(closed, closed[:, m:m + 1] + closed[m:m + 1, :])
+    if not np.array_equal(after[nxt, nxt], closed):
+        raise AssertionError("phase 3's look-ahead closure of the next diagonal tile is wrong")
+    return product
 
 
 def steps(n: int) -> None:

@@ -179,17 +179,47 @@ def phase3_source(t, lanes=False, tiles=False):
     name, args = ("phase3_lanes", "") if lanes else ("phase3_tiles", ", M") if tiles else ("phase3", "")
     src = [f"@lazy_kernel(SIG_{'TILES' if tiles else 'ROUND'}, cache=CACHE)", f"def {name}(D, V, kb, nb{args}):",
            "    X = cuda.shared.array(TILE, int32, alignment=16)",
-           "    Y = cuda.shared.array(TILE, int32, alignment=16)",
-           "    row0 = (cuda.blockIdx.y + (1 if cuda.blockIdx.y >= kb else 0)) * B",
-           "    col0 = cuda.blockIdx.x * B" if lanes else
-           "    col0 = (cuda.blockIdx.x + (1 if cuda.blockIdx.x >= kb else 0)) * B",
-           "    base = kb * B", "    mark = int32(-2 - kb)"]
+           "    Y = cuda.shared.array(TILE, int32, alignment=16)"]
+    src += (lanes_origin(t, 2) if lanes else
+            ["    row0 = (cuda.blockIdx.y + (1 if cuda.blockIdx.y >= kb else 0)) * B",
+             "    col0 = (cuda.blockIdx.x + (1 if cuda.blockIdx.x >= kb else 0)) * B"])
+    src += ["    base = kb * B", "    mark = int32(-2 - kb)"]
     if tiles:
         src += ["    if M[row0 // B, col0 // B] == 0:", "        return"]
     src += thread_cells(t) + read_cells(t, "D", "row0", "col0")
     operands = [("X", "row0", "base // 2", "twice")] if lanes else [("X", "row0", "base")]
     src += tile_loads(t, operands + [("Y", "base", "col0")]) + ["    cuda.syncthreads()"]
-    return "\n".join(src + product_stored(t, "words" if lanes else None)) + "\n"
+    src += product_stored(t, "words" if lanes else None) + (lookahead_closure(t) if lanes else [])
+    return "\n".join(src) + "\n"
+
+
+def lanes_origin(t, blocks):
+    """Lines placing a lanes phase-3 block: its tile's first row row0 and first word column col0
+    (column tiles ``blocks`` k-blocks wide; the k-block's row of tiles skipped). With
+    ``Tuning.lanes_lookahead`` the tiles are rotated so block (0, 0), which blocks start
+    first, takes row tile kb + 1 and the column tile holding k-block kb + 1: the one that also
+    closes the next diagonal tile (``lookahead_closure``)."""
+    width = "B" if blocks == 2 else f"{blocks // 2} * B"  # words
+    if not t.lanes_lookahead:
+        return ["    row0 = (cuda.blockIdx.y + (1 if cuda.blockIdx.y >= kb else 0)) * B",
+                f"    col0 = cuda.blockIdx.x * {width}"]
+    return ["    row = kb + 1 + cuda.blockIdx.y",  # below 2·nb, never kb + nb (blockIdx.y < nb − 1)
+            f"    column = cuda.blockIdx.x + (kb + 1) // {blocks}",  # below 2·gridDim.x
+            "    row0 = (row - nb if row >= nb else row) * B",
+            f"    col0 = (column - cuda.gridDim.x if column >= cuda.gridDim.x else column) * {width}"]
+
+
+def lookahead_closure(t):
+    """With ``Tuning.lanes_lookahead``, lines ending a lanes phase-3 block: block (0, 0) (see
+    ``lanes_origin``) closes diagonal tile (kb + 1, kb + 1) after its stores, as phase 1 of round
+    kb + 1 would, in its left operand tile X (free once every thread is past the barrier, which
+    also makes the block's stores visible to its loads). Round kb touches that tile nowhere else
+    (phase 2 only row and column kb), so it is final for phase 1 here."""
+    if not t.lanes_lookahead:
+        return []
+    return ["    if cuda.blockIdx.x == 0 and cuda.blockIdx.y == 0 and kb + 1 < nb:",
+            "        cuda.syncthreads()",
+            "        closure_pairs(D, V, (kb + 1) * B, int32(-3 - kb), X, True)"]
 
 
 def phase2_source(t, lanes=False):
@@ -202,6 +232,9 @@ def phase2_source(t, lanes=False):
     one closure for all, held to 80 registers: three blocks an SM)."""
     name, closure, load, mul, cells = (("phase2_lanes", "closure_pairs", "load_tile_unpacked", "mul_pairs", ", P")
                                        if lanes else ("phase2", "closure", "load_tile", "mul_global", ""))
+    close = f"{closure}(D, V, kb * B, mark, C, cuda.blockIdx.x == 0)"
+    if lanes and t.lanes_lookahead:  # closed by round kb − 1's phase 3 but in round 0: loaded
+        close = f"if kb == 0:\n        {close}\n    else:\n        {load}(D, kb * B, kb * B, C)"
     if lanes and t.lanes_phase2_tiles > 1:  # the block's tiles in turn, P free again before the next
         bounds, each, tile = ", launch_bounds=(THREADS, 3)", "for t in range(cuda.blockIdx.x, 2 * (nb - 1), cuda.gridDim.x):", "t"
         done = "\n        cuda.syncthreads()"
@@ -212,7 +245,7 @@ def {name}(D, V, kb, nb):
     C = cuda.shared.array(TILE, int32, alignment=16)
     P = cuda.shared.array(TILE, int32, alignment=16)
     mark = int32(-2 - kb)
-    {closure}(D, V, kb * B, mark, C, cuda.blockIdx.x == 0)
+    {close}
     {each}
         row0, col0 = peripheral_origin(kb, {tile}, nb)
         {load}(D, row0, col0, P)

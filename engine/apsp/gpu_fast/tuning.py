@@ -65,6 +65,11 @@ class Tuning:
     # n = 16,384 (H100) was measured on a version missing the barrier between its two tiles (a
     # race, found afterwards under the simulator); the fixed kernel is not yet timed on a GPU.
     lanes_phase2_tiles: int = 1
+    # Look-ahead closure: the phase-3 block whose tile holds the next round's diagonal tile
+    # (kb + 1, kb + 1), scheduled first, closes it after its stores (phase 1 of round kb + 1,
+    # done once), so phase2_lanes of rounds kb ≥ 1 only loads it and does its products (each of
+    # its blocks closed it itself before: 64 serial steps, most of phases 1+2's ~35 µs a round).
+    lanes_lookahead: bool = False
     answer_pool_bytes: int = 256 << 20  # mapped answer buffers kept, at most (beyond: copied back)
     graphs_kept: int = 8  # launch graphs kept per size (one per pair of input and answer buffers)
 
@@ -79,7 +84,8 @@ class Tuning:
                       small_unroll=self.small_unroll,
                       tile_pad=self.tile_pad, recover_columns=self.recover_columns,
                       recover_batch=self.recover_batch, lanes_recover_batch=self.lanes_recover_batch,
-                      lanes_row_words=self.lanes_row_words, lanes_phase2_tiles=self.lanes_phase2_tiles)
+                      lanes_row_words=self.lanes_row_words, lanes_phase2_tiles=self.lanes_phase2_tiles,
+                      lanes_lookahead=self.lanes_lookahead)
 
 
 SIMULATOR = Tuning(b=16, threads=4, cells=4, unroll=4, recover_columns=8, recover_batch=4,

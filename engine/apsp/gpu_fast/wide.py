@@ -9,7 +9,7 @@ filled by 16-byte stores. The stores' old words are read from D again after the 
 held: 80 registers a thread, three blocks an SM (held, 112 registers and two blocks an SM:
 phase 3 took 204.7 ms at n = 16,384 against 193.0 for ``phase3_lanes``, H100)."""
 
-from .source import read, thread_cells, write
+from .source import lanes_origin, lookahead_closure, read, thread_cells, write
 
 QUADS = 2  # a thread's quads of words a row
 
@@ -54,8 +54,7 @@ def phase3_wide_source(t) -> str:
            "    X = cuda.shared.array(SQUARE, int32, alignment=16)",
            "    Y0 = cuda.shared.array(SQUARE, int32, alignment=16)",
            "    Y1 = cuda.shared.array(SQUARE, int32, alignment=16)",
-           "    row0 = (cuda.blockIdx.y + (1 if cuda.blockIdx.y >= kb else 0)) * B",
-           "    col0 = cuda.blockIdx.x * 2 * B",
+           *lanes_origin(t, 4),
            "    base = kb * B", "    mark = int32(-2 - kb)",
            "    tid = cuda.threadIdx.y * cuda.blockDim.x + cuda.threadIdx.x"]
     src += thread_cells(t)
@@ -73,7 +72,7 @@ def phase3_wide_source(t) -> str:
         for h in range(QUADS):
             src += read([f"b{4 * h + m}" for m in range(4)], f"Y{h}", f"k + {step}", "j", " " * 8)
         src += [f"        d{r}_{q} = addmin2(d{r}_{q}, a{r}_{step}, b{q})" for r, q in words(t)]
-    return "\n".join(src + stores(t)) + "\n"
+    return "\n".join(src + stores(t) + lookahead_closure(t)) + "\n"
 
 
 def stores(t):
