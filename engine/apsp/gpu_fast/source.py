@@ -189,37 +189,40 @@ def phase3_source(t, lanes=False, tiles=False):
     src += thread_cells(t) + read_cells(t, "D", "row0", "col0")
     operands = [("X", "row0", "base // 2", "twice")] if lanes else [("X", "row0", "base")]
     src += tile_loads(t, operands + [("Y", "base", "col0")]) + ["    cuda.syncthreads()"]
-    src += product_stored(t, "words" if lanes else None) + (lookahead_closure(t) if lanes else [])
+    src += product_stored(t, "words" if lanes else None) + (lookahead_closure(t, 2) if lanes else [])
     return "\n".join(src) + "\n"
 
 
 def lanes_origin(t, blocks):
     """Lines placing a lanes phase-3 block: its tile's first row row0 and first word column col0
     (column tiles ``blocks`` k-blocks wide; the k-block's row of tiles skipped). With
-    ``Tuning.lanes_lookahead`` the tiles are rotated so block (0, 0), which blocks start
-    first, takes row tile kb + 1 and the column tile holding k-block kb + 1: the one that also
-    closes the next diagonal tile (``lookahead_closure``)."""
+    ``Tuning.lanes_lookahead`` the row tiles are rotated so blocks of blockIdx.y = 0, which
+    start first (every one in the first wave: nb / blocks of them), take row tile kb + 1: one
+    of them also closes the next diagonal tile (``lookahead_closure``). (Rotating the columns
+    too, to start it first of all, held one more value through the product: 16 bytes spilled.)"""
     width = "B" if blocks == 2 else f"{blocks // 2} * B"  # words
     if not t.lanes_lookahead:
         return ["    row0 = (cuda.blockIdx.y + (1 if cuda.blockIdx.y >= kb else 0)) * B",
                 f"    col0 = cuda.blockIdx.x * {width}"]
     return ["    row = kb + 1 + cuda.blockIdx.y",  # below 2·nb, never kb + nb (blockIdx.y < nb − 1)
-            f"    column = cuda.blockIdx.x + (kb + 1) // {blocks}",  # below 2·gridDim.x
             "    row0 = (row - nb if row >= nb else row) * B",
-            f"    col0 = (column - cuda.gridDim.x if column >= cuda.gridDim.x else column) * {width}"]
+            f"    col0 = cuda.blockIdx.x * {width}"]
 
 
-def lookahead_closure(t):
-    """With ``Tuning.lanes_lookahead``, lines ending a lanes phase-3 block: block (0, 0) (see
-    ``lanes_origin``) closes diagonal tile (kb + 1, kb + 1) after its stores, as phase 1 of round
-    kb + 1 would, in its left operand tile X (free once every thread is past the barrier, which
-    also makes the block's stores visible to its loads). Round kb touches that tile nowhere else
-    (phase 2 only row and column kb), so it is final for phase 1 here."""
+def lookahead_closure(t, blocks):
+    """With ``Tuning.lanes_lookahead``, lines ending a lanes phase-3 block: the block of row tile
+    kb + 1 (see ``lanes_origin``) whose column tile (``blocks`` k-blocks wide) holds k-block
+    kb + 1 closes diagonal tile (kb + 1, kb + 1) after its stores, as phase 1 of round kb + 1
+    would, in its left operand tile X (free once every thread is past the barrier, which also
+    makes the block's stores visible to its loads). Round kb touches that tile nowhere else
+    (phase 2 only row and column kb), so it is final for phase 1 here. (``closure_ahead``, not
+    ``closure_pairs``: the latter's thread indices, merged with the product's by LLVM, held
+    values through the product and spilled 8 bytes of ``phase3_lanes_wide``.)"""
     if not t.lanes_lookahead:
         return []
-    return ["    if cuda.blockIdx.x == 0 and cuda.blockIdx.y == 0 and kb + 1 < nb:",
+    return [f"    if cuda.blockIdx.y == 0 and cuda.blockIdx.x == (kb + 1) // {blocks} and kb + 1 < nb:",
             "        cuda.syncthreads()",
-            "        closure_pairs(D, V, (kb + 1) * B, int32(-3 - kb), X, True)"]
+            "        closure_ahead(D, V, (kb + 1) * B, int32(-3 - kb), X, True)"]
 
 
 def phase2_source(t, lanes=False):
@@ -302,6 +305,16 @@ def closure_source(t, lanes=None):
     src += [f"    C[i{r}, j + {q}] = d{r}_{q}" for r, q in cells(t)] + ["    cuda.syncthreads()"]
     src += ["    if owner:"] + ["    " + line for line in store_marked(t, lanes)]
     return "\n".join(src) + "\n"
+
+
+def lookahead_closure_source(t):
+    """With ``Tuning.lanes_lookahead``, ``closure_ahead``: ``closure_pairs`` reading the thread's
+    index again (``fresh``), for the end of phase 3 (``lookahead_closure``); none without."""
+    if not t.lanes_lookahead:
+        return []
+    closure = closure_source(t, "pairs").replace("def closure_pairs(", "def closure_ahead(")
+    return [f"from {_APSP}.gpu_fast.fresh import thread_x, thread_y\n\n\n"
+            + closure.replace("cuda.threadIdx.x", "thread_x()").replace("cuda.threadIdx.y", "thread_y()")]
 
 
 def recover_source(t):
@@ -411,6 +424,7 @@ def kernels_source(t):
         phase3_source(t, tiles=True),
         loader_source(t, "load_tile_unpacked", 1, lanes=True),
         closure_source(t, "pairs"),
+        *lookahead_closure_source(t),
         mul_global_source(t, "pairs"),
         phase3_source(t, lanes=True),
         phase3_wide_source(t),

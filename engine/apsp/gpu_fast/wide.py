@@ -72,7 +72,7 @@ def phase3_wide_source(t) -> str:
         for h in range(QUADS):
             src += read([f"b{4 * h + m}" for m in range(4)], f"Y{h}", f"k + {step}", "j", " " * 8)
         src += [f"        d{r}_{q} = addmin2(d{r}_{q}, a{r}_{step}, b{q})" for r, q in words(t)]
-    return "\n".join(src + stores(t) + lookahead_closure(t)) + "\n"
+    return "\n".join(src + stores(t) + lookahead_closure(t, 4)) + "\n"
 
 
 def stores(t):
