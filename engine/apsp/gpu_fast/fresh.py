@@ -5,16 +5,18 @@ in a kernel (``lookahead_closure``: a diagonal tile closed after phase 3's produ
 values read first, holding them, and what was computed from them, through the product: in
 ``phase3_lanes_wide``, held to 80 registers, that spilled 8 bytes. These read the register again
 (an asm statement with side effects, which LLVM neither merges nor moves), so nothing is held.
-Under Numba's CUDA simulator they are cuda.threadIdx.x and .y."""
+Under Numba's CUDA simulator they return cuda.threadIdx.x and .y."""
 
 from numba import cuda
 
 from ..gpu_common import SIMULATED
 
-if SIMULATED:
+if SIMULATED:  # device functions: the simulator gives them the calling thread's ``cuda``
+    @cuda.jit(device=True)
     def thread_x():
         return cuda.threadIdx.x
 
+    @cuda.jit(device=True)
     def thread_y():
         return cuda.threadIdx.y
 else:
