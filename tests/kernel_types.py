@@ -42,7 +42,7 @@ def kernels():
 LANES_KERNELS = ("pack", "phase2_lanes", "phase3_lanes", "phase3_lanes_wide", "widen", "transpose_lanes", "recover_lanes",
                  "recover_lanes_rows")
 # Those whose source ``Tuning.lanes_lookahead`` changes.
-LOOKAHEAD_KERNELS = ("phase2_lanes", "phase3_lanes", "phase3_lanes_wide")
+LOOKAHEAD_KERNELS = ("phase2_lanes_closed", "phase3_lanes", "phase3_lanes_wide")
 
 
 def main() -> int:

@@ -225,24 +225,30 @@ def lookahead_closure(t, blocks):
             "        closure_ahead(D, V, (kb + 1) * B, int32(-3 - kb), X, True)"]
 
 
-def phase2_source(t, lanes=False):
+def phase2_source(t, lanes=False, closed=False):
     """Phases 1 and 2: each block closes the diagonal tile itself (block 0 writes it back),
     then its row tile becomes min(itself, diagonal ⊗ itself) or its column tile
     min(itself, itself ⊗ diagonal) — phase 3's product, nothing sequential left. With
     ``lanes`` (``phase2_lanes``) D holds 16-bit lane pairs: the tiles are unpacked into shared
     memory, the products run in int32 there (lanes are at most CAP: sums fit) and improved
     cells are packed back (with ``Tuning.lanes_phase2_tiles`` > 1 a block takes that many tiles,
-    one closure for all, held to 80 registers: three blocks an SM)."""
+    one closure for all, held to 80 registers: three blocks an SM). ``closed``
+    (``phase2_lanes_closed``, rounds kb ≥ 1 with ``Tuning.lanes_lookahead``): the diagonal tile
+    was closed already, so it is loaded with the block's tile instead, and the kernel holds no
+    closure's code: few enough registers for four blocks an SM, every tile in one wave at
+    n = 16,384."""
     name, closure, load, mul, cells = (("phase2_lanes", "closure_pairs", "load_tile_unpacked", "mul_pairs", ", P")
                                        if lanes else ("phase2", "closure", "load_tile", "mul_global", ""))
     close = f"{closure}(D, V, kb * B, mark, C, cuda.blockIdx.x == 0)"
-    if lanes and t.lanes_lookahead:  # closed by round kb − 1's phase 3 but in round 0: loaded
-        close = f"if kb == 0:\n        {close}\n    else:\n        {load}(D, kb * B, kb * B, C)"
+    if closed:  # closed by round kb − 1's phase 3 (``Tuning.lanes_lookahead``): loaded with the tile
+        name, close, load = "phase2_lanes_closed", "", "load_tiles_unpacked"
     if lanes and t.lanes_phase2_tiles > 1:  # the block's tiles in turn, P free again before the next
         bounds, each, tile = ", launch_bounds=(THREADS, 3)", "for t in range(cuda.blockIdx.x, 2 * (nb - 1), cuda.gridDim.x):", "t"
         done = "\n        cuda.syncthreads()"
     else:
         bounds, each, tile, done = "", "if nb > 1:", "cuda.blockIdx.x", ""
+        if closed:  # four blocks an SM: 2·(nb − 1) tiles in one wave up to nb = 264 on 132 SMs
+            bounds = ", launch_bounds=(THREADS, 4)"
     return f"""@lazy_kernel(SIG_ROUND, cache=CACHE{bounds})
 def {name}(D, V, kb, nb):
     C = cuda.shared.array(TILE, int32, alignment=16)
@@ -251,7 +257,7 @@ def {name}(D, V, kb, nb):
     {close}
     {each}
         row0, col0 = peripheral_origin(kb, {tile}, nb)
-        {load}(D, row0, col0, P)
+        {load}(D, {"kb * B, kb * B, C, " if closed else ""}row0, col0, P)
         if row0 == kb * B:
             {mul}(D, V, row0, col0, mark, C, P{cells})
         else:
@@ -423,6 +429,7 @@ def kernels_source(t):
         phase3_source(t),
         phase3_source(t, tiles=True),
         loader_source(t, "load_tile_unpacked", 1, lanes=True),
+        loader_source(t, "load_tiles_unpacked", 2, lanes=True),
         closure_source(t, "pairs"),
         *lookahead_closure_source(t),
         mul_global_source(t, "pairs"),
@@ -434,6 +441,7 @@ def kernels_source(t):
         phase2_source(t),
         LANES_SCHEDULE_SOURCE,
         phase2_source(t, lanes=True),
+        phase2_source(t, lanes=True, closed=True),
     ]
     return "\n\n".join(parts)
 
