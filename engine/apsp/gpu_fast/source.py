@@ -232,7 +232,9 @@ def phase2_source(t, lanes=False):
     ``lanes`` (``phase2_lanes``) D holds 16-bit lane pairs: the tiles are unpacked into shared
     memory, the products run in int32 there (lanes are at most CAP: sums fit) and improved
     cells are packed back (with ``Tuning.lanes_phase2_tiles`` > 1 a block takes that many tiles,
-    one closure for all, held to 80 registers: three blocks an SM)."""
+    one closure for all, held to 80 registers: three blocks an SM; with
+    ``Tuning.lanes_lookahead`` rounds kb ≥ 1 load the diagonal tile the last round's phase 3
+    closed: ``lookahead_closure``)."""
     name, closure, load, mul, cells = (("phase2_lanes", "closure_pairs", "load_tile_unpacked", "mul_pairs", ", P")
                                        if lanes else ("phase2", "closure", "load_tile", "mul_global", ""))
     close = f"{closure}(D, V, kb * B, mark, C, cuda.blockIdx.x == 0)"
