@@ -17,7 +17,8 @@ What makes it fast:
 - phase 1 closes the diagonal tile in shared memory k after k (a run-time loop, four steps
   written out per turn: fully unrolled it cost most of the compile and no run time); every block
   that needs the closed tile computes it itself (one of them writes it back), so phases 1 and
-  2 are one launch;
+  2 are one launch (``Tuning.lanes_lookahead``, on lanes: one phase-3 block closes the next
+  round's diagonal tile after its own, and phase 2 only loads it);
 - phase 2 is phase 3's product too: with the diagonal tile closed, a row tile is
   min(itself, diagonal ⊗ itself) and a column tile min(itself, itself ⊗ diagonal);
 - routes are a "via" matrix, kept out of the hot loop: the products run the bare add-min and
