@@ -66,7 +66,7 @@ class Tuning:
     # race, found afterwards under the simulator); the fixed kernel is not yet timed on a GPU.
     lanes_phase2_tiles: int = 1
     # Look-ahead closure: the phase-3 block whose tile holds the next round's diagonal tile
-    # (kb + 1, kb + 1), scheduled first, closes it after its stores (phase 1 of round kb + 1,
+    # (kb + 1, kb + 1), started in the first wave, closes it after its stores (phase 1 of round kb + 1,
     # done once), so phase2_lanes of rounds kb ≥ 1 only loads it and does its products (each of
     # its blocks closed it itself before: 64 serial steps, most of phases 1+2's ~35 µs a round).
     lanes_lookahead: bool = False
