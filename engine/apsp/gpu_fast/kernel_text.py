@@ -201,3 +201,21 @@ def widen(D, wide, W, M, capped, token):
                 wide[i, j] = INF
 '''
 
+
+
+def lanes_schedule_source(marks16: bool) -> str:
+    """``LANES_SCHEDULE_SOURCE``; with ``Tuning.lanes_marks16`` the lanes rounds' marks are
+    int16, two a word (VL, given to ``pack`` and the rounds as their V): ``pack`` sets VL's words
+    to -1, and ``widen`` also writes V's int32 marks from VL's, sign-extended."""
+    if not marks16:
+        return LANES_SCHEDULE_SOURCE
+    changes = {"        V[i, 2 * w] = -1\n        V[i, 2 * w + 1] = -1\n": "        V[i, w] = -1\n",
+               "def widen(D, wide, W, M, capped, token):": "def widen(D, wide, W, M, capped, token, VL, V):",
+               "        x = D[i, w]\n": "        x = D[i, w]\n        m = VL[i, w]\n"
+                                       "        V[i, 2 * w] = ((m & 0xFFFF) ^ 0x8000) - 0x8000\n"
+                                       "        V[i, 2 * w + 1] = m >> 16\n"}
+    source = LANES_SCHEDULE_SOURCE
+    for old, new in changes.items():
+        assert source.count(old) == 1, old
+        source = source.replace(old, new)
+    return source

@@ -137,6 +137,16 @@ def launch_rounds(t: Tuning, W, D, V, nb: int, stream=0, after=lambda step: None
             after("phase 3")
 
 
+def launch_widen(t: Tuning, buf: dict, token: int, stream=0):
+    """Queue ``widen`` on the copied path's buffers (``Buffers.copied``): L's lanes into D as
+    int32 (cells at CAP marked, ``capped`` = token), and with ``Tuning.lanes_marks16`` VL's
+    int16 marks into V as int32."""
+    L = buf["L"]
+    marks = (buf["VL"], buf["V"]) if t.lanes_marks16 else ()
+    by_rows(kernels(t).widen, L.shape[0], L.shape[1], stream)(L, buf["D"], buf["W"], buf["M"], buf["capped"], token,
+                                                             *marks)
+
+
 def lanes_phase3(t: Tuning, nb: int, stream=0):
     """Phase 3 on lanes, configured for nb k-blocks (a multiple of ``lanes_multiple(t)``)."""
     k, tile = kernels(t), (t.threads, t.threads)

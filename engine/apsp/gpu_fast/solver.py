@@ -13,7 +13,7 @@ from ...gpu_launch import ceil_div, timed_on_device
 from ..gpu_common import empty_result
 from ..routes import RouteMatrix
 from .buffers import Buffers
-from .launch import by_rows, kernels, lanes_multiple, launch_all, launch_recovery, launch_rounds
+from .launch import lanes_multiple, launch_all, launch_recovery, launch_rounds, launch_widen
 from .source import SIMULATED
 from .tuning import Tuning, default_tuning
 
@@ -137,9 +137,8 @@ class Solver:
             buf["L"], buf["TL"] = (cuda.device_array((nb * t.b, nb * t.b // 2), np.int32) for _ in range(2))
         L, main = buf["L"], buf["main"]
         buf["token"] += 1
-        launch_rounds(t, buf["W"], L, buf["V"], nb, stream=main, lanes=True, tiles=buf["M"])
-        by_rows(kernels(t).widen, nb * t.b, L.shape[1], main)(L, buf["D"], buf["W"], buf["M"], buf["capped"],
-                                                             buf["token"])
+        launch_rounds(t, buf["W"], L, buf["VL"], nb, stream=main, lanes=True, tiles=buf["M"])
+        launch_widen(t, buf, buf["token"], main)
         capped = buf["capped"].copy_to_host(stream=main)
         main.synchronize()
         return capped[0] != buf["token"]

@@ -8,7 +8,7 @@ import re
 from ...gpu_device import simulated
 from ..gpu_lanes16 import CAP
 from ..matrix import INF
-from .kernel_text import LANES_SCHEDULE_SOURCE, SCHEDULE_SOURCE
+from .kernel_text import SCHEDULE_SOURCE, lanes_schedule_source
 from .tuning import Tuning
 
 SIMULATED = simulated()
@@ -92,7 +92,8 @@ def store_marked(t, lanes=None):
     """Improved cells (below their old value o) go to D, the round's mark to V. ``lanes``: D
     holds 16-bit lane pairs (columns in words: col0 and j count words), the cells are either
     such words ("words": a changed word is stored, and each changed lane's cell marked) or
-    int32 cells stored two to a word ("pairs")."""
+    int32 cells stored two to a word ("pairs"; with ``Tuning.lanes_marks16`` V holds the marks
+    as int16 pairs too, and a changed pair's word of marks is read and written whole)."""
     if lanes == "words":
         return store_words(t)
     out = []
@@ -100,6 +101,12 @@ def store_marked(t, lanes=None):
         if lanes == "pairs" and q % 2 == 0:
             out += [f"    if d{r}_{q} < o{r}_{q} or d{r}_{q + 1} < o{r}_{q + 1}:",
                     f"        D[row0 + i{r}, (col0 + j) // 2 + {q // 2}] = int32(d{r}_{q} | d{r}_{q + 1} << 16)"]
+            if t.lanes_marks16:
+                at = f"row0 + i{r}, (col0 + j) // 2 + {q // 2}"
+                out += [f"        m = V[{at}]",
+                        f"        V[{at}] = {mark_word('m', f'd{r}_{q} < o{r}_{q}', f'd{r}_{q + 1} < o{r}_{q + 1}')}"]
+        if lanes == "pairs" and t.lanes_marks16:
+            continue
         out += [f"    if d{r}_{q} < o{r}_{q}:"]
         if lanes is None:
             out += [f"        D[row0 + i{r}, col0 + j + {q}] = d{r}_{q}"]
@@ -109,19 +116,39 @@ def store_marked(t, lanes=None):
 
 def store_words(t):
     """``store_marked`` for cells that are 16-bit lane pairs, in 16-byte accesses: each thread
-    row with a changed word stores its words in one, and its cells' marks in two, the old marks
-    (read first) kept for the lanes that did not change. (Stored cell by cell, the early rounds,
-    where most cells improve, took up to 4.5 times a late one's time at n = 16,384; with every
-    row's old marks read at once, the registers they took slowed every round.)"""
-    words, marks = range(t.cells), range(2 * t.cells)
+    row with a changed word stores its words in one, and its cells' marks (``store_marks``).
+    (Stored cell by cell, the early rounds, where most cells improve, took up to 4.5 times a
+    late one's time at n = 16,384; with every row's old marks read at once, the registers they
+    took slowed every round.)"""
     out = []
     for r in range(t.cells):
-        lanes = [f"(d{r}_{c // 2} ^ o{r}_{c // 2}) {'& 0xFFFF' if c % 2 == 0 else '>> 16'}" for c in marks]
-        out += [f"    if {' | '.join(f'(d{r}_{q} ^ o{r}_{q})' for q in words)}:"]
-        out += write([f"d{r}_{q}" for q in words], "D", f"row0 + i{r}", "col0 + j", " " * 8)
-        out += read([f"m{c}" for c in marks], "V", f"row0 + i{r}", "2 * (col0 + j)", " " * 8)
-        out += write([f"mark if {lanes[c]} else m{c}" for c in marks], "V", f"row0 + i{r}", "2 * (col0 + j)", " " * 8)
+        out += [f"    if {' | '.join(f'(d{r}_{q} ^ o{r}_{q})' for q in range(t.cells))}:"]
+        out += write([f"d{r}_{q}" for q in range(t.cells)], "D", f"row0 + i{r}", "col0 + j", " " * 8)
+        out += store_marks(t, [(f"d{r}_{q}", f"o{r}_{q}") for q in range(t.cells)], f"row0 + i{r}", "col0 + j")
     return out
+
+
+def store_marks(t, words, row, column):
+    """Lines marking the changed lanes of a thread row's 4 words (``words``: their new and old
+    values' names) at D[row, column ...]: each changed lane's cell gets the round's mark, the
+    others keep theirs, read first. V holds int32 marks (two 16-byte loads and stores), or with
+    ``Tuning.lanes_marks16`` int16 marks two a word at D's word columns (one of each)."""
+    changed = [f"({new} ^ {old})" for new, old in words]
+    if t.lanes_marks16:
+        marks = [f"m{c}" for c in range(len(words))]
+        values = [mark_word(m, f"{c} & 0xFFFF", f"{c} >> 16") for m, c in zip(marks, changed)]
+    else:
+        column = f"2 * ({column})"
+        marks = [f"m{c}" for c in range(2 * len(words))]
+        values = [f"mark if {changed[c // 2]} {'& 0xFFFF' if c % 2 == 0 else '>> 16'} else m{c}" for c in range(len(marks))]
+    return read(marks, "V", row, column, " " * 8) + write(values, "V", row, column, " " * 8)
+
+
+def mark_word(old, low, high):
+    """An int16 mark pair's new word (``Tuning.lanes_marks16``): the round's mark in the low
+    half where ``low`` holds, in the high half where ``high`` does, ``old``'s halves elsewhere
+    (read back sign-extended: ``widen``)."""
+    return f"int32(((mark if {low} else {old}) & 0xFFFF) | (mark if {high} else {old} >> 16) << 16)"
 
 
 def write(values, array, row, column, indent="    "):
@@ -385,7 +412,7 @@ def kernels_source(t):
         recover_lanes_source(t, staged=True),
         SCHEDULE_SOURCE,
         phase2_source(t),
-        LANES_SCHEDULE_SOURCE,
+        lanes_schedule_source(t.lanes_marks16),
         phase2_source(t, lanes=True),
     ]
     return "\n\n".join(parts)
@@ -398,7 +425,8 @@ def generated_source(t: Tuning) -> str:
                   "SIG_DT": [matrix] * 2, "SIG_DVT": [matrix] * 3, "SIG_DVTO": [matrix] * 3 + [answer],
                   "SIG_VN": [matrix, "int16[:, ::1]"],
                   "SIG_PACK": [matrix] * 4, "SIG_LVTC": [matrix] * 3 + [index],
-                  "SIG_WIDEN": [matrix] * 4 + ["int32[::1]", index], "SIG_TILES": [matrix, matrix, index, index, matrix]}
+                  "SIG_WIDEN": [matrix] * 4 + ["int32[::1]", index] + [matrix] * (2 if t.lanes_marks16 else 0),
+                  "SIG_TILES": [matrix, matrix, index, index, matrix]}
     source = re.sub(r"\bSIG_\w+\b", lambda m: repr(f"void({', '.join(signatures[m.group()])})"),
                     kernels_source(t)).replace("CACHE", repr(not SIMULATED))
     return source.replace(", alignment=16", "") if SIMULATED else source  # the simulator takes none

@@ -65,6 +65,12 @@ class Tuning:
     # n = 16,384 (H100) was measured on a version missing the barrier between its two tiles (a
     # race, found afterwards under the simulator); the fixed kernel is not yet timed on a GPU.
     lanes_phase2_tiles: int = 1
+    # A lanes solve's round marks kept as int16, two a word like the distances' lanes (VL: the
+    # first half of T, free until the recovery), in place of V's int32: a changed thread row
+    # reads and writes its 8 cells' old marks in one 16-byte access each, not two (the early
+    # rounds, where most cells improve, are bound by those bytes); ``widen`` writes them to V
+    # as int32 for everything after the lanes rounds. Not yet timed on a GPU.
+    lanes_marks16: bool = False
     answer_pool_bytes: int = 256 << 20  # mapped answer buffers kept, at most (beyond: copied back)
     graphs_kept: int = 8  # launch graphs kept per size (one per pair of input and answer buffers)
 
@@ -79,7 +85,8 @@ class Tuning:
                       small_unroll=self.small_unroll,
                       tile_pad=self.tile_pad, recover_columns=self.recover_columns,
                       recover_batch=self.recover_batch, lanes_recover_batch=self.lanes_recover_batch,
-                      lanes_row_words=self.lanes_row_words, lanes_phase2_tiles=self.lanes_phase2_tiles)
+                      lanes_row_words=self.lanes_row_words, lanes_phase2_tiles=self.lanes_phase2_tiles,
+                      lanes_marks16=self.lanes_marks16)
 
 
 SIMULATOR = Tuning(b=16, threads=4, cells=4, unroll=4, recover_columns=8, recover_batch=4,
