@@ -56,9 +56,8 @@ class Buffers:
         if self.kept.get("key") != ("copied", n, size, narrow):
             self.kept.clear()
             matrices = device_buffers(size)
-            T = matrices["T"]
-            VL = T.reshape(size * size)[:size * size // 2].reshape(size, size // 2) if self.t.lanes_marks16 else None
-            self.kept.update(key=("copied", n, size, narrow), **matrices, VL=matrices["V"] if VL is None else VL,
+            VL = matrices["T"][:size // 2].reshape(size, size // 2) if self.t.lanes_marks16 else matrices["V"]
+            self.kept.update(key=("copied", n, size, narrow), **matrices, VL=VL,
                              W=cuda.device_array((n, n), np.int32), L=None, TL=None,
                              M=cuda.device_array((size // self.t.b, size // self.t.b), np.int32),
                              capped=cuda.to_device(np.zeros(1, np.int32)), token=0,
