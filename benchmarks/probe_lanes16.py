@@ -106,8 +106,11 @@ def steps(n: int) -> None:
     gpu_fast.launch_widen(TUNING, buf, 0, main)
     after("widen")
     exact = (L, buf["TL"]) if solver.last_arithmetic == "lanes16" else None
+    VL = gpu_fast.lanes_marks(TUNING, buf, exact is not None, main)
+    if TUNING.lanes_vias16:
+        after("marks")  # widen_marks, where the vias are not recovered from VL
     gpu_fast.launch_recovery(TUNING, buf["D"], buf["V"], buf["T"], nb, N=buf["N"], stream=main, after=after,
-                             lanes=exact)
+                             lanes=exact, VL=VL)
     main.synchronize()
     totals, rounds = {}, {}
     for (_, before), (step, event) in zip(marks, marks[1:]):
@@ -138,6 +141,7 @@ def recovery(n: int) -> None:
     nb = L.shape[0] // B
     gpu_fast.launch_rounds(TUNING, buf["W"], L, buf["VL"], nb, stream=main, lanes=True, tiles=buf["M"])
     gpu_fast.launch_widen(TUNING, buf, 0, main)
+    gpu_fast.lanes_marks(TUNING, buf, False, main)  # (V's marks: the recovery timed reads them there)
     marks = cuda.device_array_like(V, stream=main)
     marks.copy_to_device(V, stream=main)
     main.synchronize()

@@ -327,7 +327,7 @@ def candidate_loads(cells, mark, distance, block, candidate, total):
             + [f"        s{c} = {total.format(c=c)}" for c in cells])
 
 
-def recover_lanes_source(t, staged=False):
+def recover_lanes_source(t, staged=False, into16=False):
     """``recover`` on an exact lanes solve's L (every distance below CAP) and TL, L transposed
     lane by lane: a block takes row i and ``chunk`` of its cells (a launch argument, a multiple
     of the block's threads), in passes of one cell a thread: their marks and distances (from L)
@@ -338,18 +338,23 @@ def recover_lanes_source(t, staged=False):
     ``lanes_recover_batch`` cells issued before any is used. With ``staged``
     (``recover_lanes_rows``), L's row is first copied to shared memory R, and the cells read it
     there. (n = 16,384 on the H200, transpose + recovery: two candidates a thread, a warp a
-    cell, 30.3 ms, bound by instructions; eight, L's row staged: 17.9 ms; docs/gpu-notes.md.)"""
+    cell, 30.3 ms, bound by instructions; eight, L's row staged: 17.9 ms; docs/gpu-notes.md.)
+    With ``into16`` (``recover_lanes16``, ``Tuning.lanes_vias16``) the marks are VL's int16
+    ones and the vias go to N, int16."""
     words, threads = t.b // 2, t.threads * t.threads
     team = words // 4  # threads a cell
     per = threads // team  # cells a step
     batch = range(min(t.lanes_recover_batch, team))  # a pass holds threads = per · team cells
     row, r = ("R", "0") if staged else ("L", "i")
-    src = ["@lazy_kernel(SIG_LVTC, cache=CACHE)", f"def recover_lanes{'_rows' if staged else ''}(L, V, TL, chunk):",
+    name = f"recover_lanes{'16' if into16 else ''}{'_rows' if staged else ''}"
+    marks, vias = ("VL", "N") if into16 else ("V", "V")
+    src = [f"@lazy_kernel(SIG_LVTC{'N' if into16 else ''}, cache=CACHE)",
+           f"def {name}(L, {marks}, TL, chunk{', N' if into16 else ''}):",
            f"    SV = cuda.shared.array({threads}, int32)",
            f"    SE = cuda.shared.array({threads}, int32)",
            "    tid = cuda.threadIdx.y * cuda.blockDim.x + cuda.threadIdx.x",
            f"    w = tid % {team} * 4",
-           "    i = cuda.blockIdx.x", "    size = V.shape[1]"]
+           "    i = cuda.blockIdx.x", f"    size = {vias}.shape[1]"]
     if staged:
         src += [f"    R = cuda.shared.array((1, {t.lanes_row_words}), int32, alignment=16)",
                 f"    for x in range(4 * tid, L.shape[1], {4 * threads}):",
@@ -358,7 +363,8 @@ def recover_lanes_source(t, staged=False):
     src += ["    j0 = cuda.blockIdx.y * chunk",
             f"    for c0 in range(j0, min(j0 + chunk, size), {threads}):",
             "        cell = c0 + tid",
-            "        SV[tid] = V[i, cell] if cell < size else -1",
+            "        SV[tid] = " + ("((VL[i, cell // 2] >> (16 * (cell % 2)) & 0xFFFF) ^ 0x8000) - 0x8000" if into16
+                                    else "V[i, cell]") + " if cell < size else -1",
             "        if cell < size:",
             f"            SE[tid] = {row}[{r}, cell // 2] >> (16 * (cell % 2)) & 0xFFFF",
             "        cuda.syncthreads()"]
@@ -380,7 +386,7 @@ def recover_lanes_source(t, staged=False):
                     f"                    SV[{c}] = k",
                     f"                elif (s >> 16) == e{b} and k + 1 != i and k + 1 != j:",
                     f"                    SV[{c}] = k + 1"]
-    src += ["        cuda.syncthreads()", "        if cell < size:", "            V[i, cell] = SV[tid]"]
+    src += ["        cuda.syncthreads()", "        if cell < size:", f"            {vias}[i, cell] = SV[tid]"]
     return "\n".join(src) + "\n"
 
 
@@ -410,9 +416,11 @@ def kernels_source(t):
         phase3_wide_source(t),
         recover_lanes_source(t),
         recover_lanes_source(t, staged=True),
+        *([recover_lanes_source(t, into16=True), recover_lanes_source(t, staged=True, into16=True)]
+          if t.lanes_vias16 else []),
         SCHEDULE_SOURCE,
         phase2_source(t),
-        lanes_schedule_source(t.lanes_marks16),
+        lanes_schedule_source(t.lanes_marks16, t.lanes_vias16),
         phase2_source(t, lanes=True),
     ]
     return "\n\n".join(parts)
@@ -425,7 +433,8 @@ def generated_source(t: Tuning) -> str:
                   "SIG_DT": [matrix] * 2, "SIG_DVT": [matrix] * 3, "SIG_DVTO": [matrix] * 3 + [answer],
                   "SIG_VN": [matrix, "int16[:, ::1]"],
                   "SIG_PACK": [matrix] * 4, "SIG_LVTC": [matrix] * 3 + [index],
-                  "SIG_WIDEN": [matrix] * 4 + ["int32[::1]", index] + [matrix] * (2 if t.lanes_marks16 else 0),
+                  "SIG_WIDEN": [matrix] * 4 + ["int32[::1]", index] + [matrix] * (2 if t.lanes_marks16 and not t.lanes_vias16 else 0),
+                  "SIG_LVTCN": [matrix] * 3 + [index, "int16[:, ::1]"],
                   "SIG_TILES": [matrix, matrix, index, index, matrix]}
     source = re.sub(r"\bSIG_\w+\b", lambda m: repr(f"void({', '.join(signatures[m.group()])})"),
                     kernels_source(t)).replace("CACHE", repr(not SIMULATED))
