@@ -75,7 +75,7 @@ def phase3_rate(n: int) -> None:
     lanes[k, k] = 20_000  # a closed diagonal tile: the k-block's columns (phase 3 takes them) stay
     lanes[k, k][np.diag_indices(B)] = 0
     D = cuda.to_device(lanes[:, 0::2] | lanes[:, 1::2] << 16)
-    V = cuda.to_device(np.full((n, n), -1, np.int32))
+    V = cuda.to_device(np.full((n, n // 2 if TUNING.lanes_marks16 else n), -1, np.int32))  # VL: int16 marks
     inner = gpu_fast.lanes_phase3(TUNING, nb)
     inner(D, V, kb, nb)
     after = D.copy_to_host()
@@ -119,13 +119,15 @@ def steps(n: int) -> None:
         marks[-1][1].record(main)
 
     after("start")
-    gpu_fast.launch_rounds(TUNING, buf["W"], L, buf["V"], nb, stream=main, after=after, lanes=True, tiles=buf["M"])
-    gpu_fast.by_rows(gpu_fast.kernels(TUNING).widen, nb * B, L.shape[1], main)(
-        L, buf["D"], buf["W"], buf["M"], buf["capped"], 0)
+    gpu_fast.launch_rounds(TUNING, buf["W"], L, buf["VL"], nb, stream=main, after=after, lanes=True, tiles=buf["M"])
+    gpu_fast.launch_widen(TUNING, buf, 0, main)
     after("widen")
     exact = (L, buf["TL"]) if solver.last_arithmetic == "lanes16" else None
+    VL = gpu_fast.lanes_marks(TUNING, buf, exact is not None, main)
+    if TUNING.lanes_vias16:
+        after("marks")  # widen_marks, where the vias are not recovered from VL
     gpu_fast.launch_recovery(TUNING, buf["D"], buf["V"], buf["T"], nb, N=buf["N"], stream=main, after=after,
-                             lanes=exact)
+                             lanes=exact, VL=VL)
     main.synchronize()
     totals, rounds = {}, {}
     for (_, before), (step, event) in zip(marks, marks[1:]):
@@ -137,8 +139,9 @@ def steps(n: int) -> None:
     for step in ("phases 1+2", "phase 3"):
         print(f"n={n} {step} by rounds, GPU ms: " + by_rounds(rounds[step]), flush=True)
     k = gpu_fast.kernels(TUNING)
-    print(f"n={n} registers a thread: " + ", ".join(f"{name} {registers(getattr(k, name))}" for name in
-          ("phase2_lanes", "phase3_lanes_wide" if TUNING.lanes_wide else "phase3_lanes", *(("recover_lanes_rows", "recover_lanes") if exact else ("recover",)))),
+    names = ("phase2_lanes", "phase3_lanes_wide" if TUNING.lanes_wide else "phase3_lanes",
+             *(("recover_lanes_rows", "recover_lanes") if exact else ("recover",)))
+    print(f"n={n} registers a thread: " + ", ".join(f"{name} {registers(getattr(k, name))}" for name in names),
           flush=True)
 
 
@@ -153,9 +156,9 @@ def recovery(n: int) -> None:
     buf, B = solver.buffers.kept, TUNING.b
     main, L, V = buf["main"], buf["L"], buf["V"]
     nb = L.shape[0] // B
-    gpu_fast.launch_rounds(TUNING, buf["W"], L, V, nb, stream=main, lanes=True, tiles=buf["M"])
-    gpu_fast.by_rows(gpu_fast.kernels(TUNING).widen, nb * B, L.shape[1], main)(
-        L, buf["D"], buf["W"], buf["M"], buf["capped"], 0)
+    gpu_fast.launch_rounds(TUNING, buf["W"], L, buf["VL"], nb, stream=main, lanes=True, tiles=buf["M"])
+    gpu_fast.launch_widen(TUNING, buf, 0, main)
+    gpu_fast.lanes_marks(TUNING, buf, False, main)  # (V's marks: the recovery timed reads them there)
     marks = cuda.device_array_like(V, stream=main)
     marks.copy_to_device(V, stream=main)
     main.synchronize()

@@ -54,15 +54,15 @@ the GPU probes (benchmarks/gpu). Measurements and the versions that lost: docs/g
 """
 
 from .buffers import device_buffers
-from .launch import (by_rows, kernel_cache_dir, kernels, lanes_phase3, launch_all, launch_recovery, launch_rounds,
-                     module_from_source, one_launch)
+from .launch import (by_rows, kernel_cache_dir, kernels, lanes_marks, lanes_phase3, launch_all, launch_recovery, launch_rounds,
+                     launch_widen, module_from_source, one_launch)
 from .solver import Solver
 from .source import generated_source, recover_source
 from .tuning import SIMULATOR, Tuning, default_tuning
 
 __all__ = ["SIMULATOR", "SOLVER", "Solver", "Tuning", "by_rows", "default_tuning", "device_buffers", "generated_source",
-           "input_array", "kernel_cache_dir", "kernels", "lanes_phase3", "launch_all", "launch_recovery", "launch_rounds",
-           "module_from_source", "one_launch", "recover_source", "run"]
+           "input_array", "kernel_cache_dir", "kernels", "lanes_marks", "lanes_phase3", "launch_all", "launch_recovery", "launch_rounds",
+           "launch_widen", "module_from_source", "one_launch", "recover_source", "run"]
 
 SOLVER = Solver()  # the registry's gpu-fast: this machine's tuning
 

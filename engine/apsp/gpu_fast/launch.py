@@ -139,6 +139,28 @@ def launch_rounds(t: Tuning, W, D, V, nb: int, stream=0, after=lambda step: None
             after("phase 3")
 
 
+def launch_widen(t: Tuning, buf: dict, token: int, stream=0):
+    """Queue ``widen`` on the copied path's buffers (``Buffers.copied``): L's lanes into D as
+    int32 (cells at CAP marked, ``capped`` = token), and with ``Tuning.lanes_marks16`` VL's
+    int16 marks into V as int32 (with ``lanes_vias16`` too: ``lanes_marks`` does it)."""
+    L = buf["L"]
+    marks = (buf["VL"], buf["V"]) if t.lanes_marks16 and not t.lanes_vias16 else ()
+    by_rows(kernels(t).widen, L.shape[0], L.shape[1], stream)(L, buf["D"], buf["W"], buf["M"], buf["capped"], token,
+                                                             *marks)
+
+
+def lanes_marks(t: Tuning, buf: dict, exact: bool, stream=0):
+    """After ``widen``, with ``Tuning.lanes_vias16``: VL where the recovery reads the marks
+    there and writes the vias straight into N (an exact lanes solve with int16 vias), else
+    None, with ``widen_marks`` queued to write them to V. None at once without the switch."""
+    if not t.lanes_vias16:
+        return None
+    if exact and buf["N"] is not None:
+        return buf["VL"]
+    by_rows(kernels(t).widen_marks, buf["VL"].shape[0], buf["VL"].shape[1], stream)(buf["VL"], buf["V"])
+    return None
+
+
 def lanes_phase3(t: Tuning, nb: int, stream=0):
     """Phase 3 on lanes, configured for nb k-blocks (a multiple of ``lanes_multiple(t)``)."""
     k, tile = kernels(t), (t.threads, t.threads)
@@ -153,12 +175,13 @@ def lanes_multiple(t: Tuning) -> int:
 
 
 def launch_recovery(t: Tuning, D, V, T, nb: int, O=None, N=None, stream=0, after=lambda step: None,
-                    lanes=None):
+                    lanes=None, VL=None):
     """Queue the via recovery (reads D, writes V; launched apart even after the persistent
     kernel: at full occupancy, not its register budget). With O (2×n×n) the unpadded answer is
     written into it as well; with N (padded, int16) the vias narrowed into it. With ``lanes``,
     (L, TL) of an exact lanes solve (D: L widened), the candidates are tested in lanes, two a
-    word (TL: scratch for L transposed)."""
+    word (TL: scratch for L transposed); with VL too (``lanes_marks``), the marks are read from
+    VL and the vias written straight into N."""
     k = kernels(t)
     tile = (t.threads, t.threads)
     size = nb * t.b
@@ -168,8 +191,12 @@ def launch_recovery(t: Tuning, D, V, T, nb: int, O=None, N=None, stream=0, after
         after("transpose")
         staged = t.lanes_recover_staged and L.shape[1] <= t.lanes_row_words
         chunk = t.lanes_recover_chunk
-        (k.recover_lanes_rows if staged else k.recover_lanes)[(size, ceil_div(size, chunk)), tile, stream](
-            L, V, TL, chunk)
+        grid = (size, ceil_div(size, chunk)), tile, stream
+        if VL is not None:
+            (k.recover_lanes16_rows if staged else k.recover_lanes16)[grid](L, VL, TL, chunk, N)
+            after("recover")
+            return
+        (k.recover_lanes_rows if staged else k.recover_lanes)[grid](L, V, TL, chunk)
     else:
         k.transpose[(nb, nb), tile, stream](D, T)
         after("transpose")

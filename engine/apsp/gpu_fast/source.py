@@ -8,7 +8,7 @@ import re
 from ...gpu_device import simulated
 from ..gpu_lanes16 import CAP
 from ..matrix import INF
-from .kernel_text import LANES_SCHEDULE_SOURCE, SCHEDULE_SOURCE
+from .kernel_text import SCHEDULE_SOURCE, lanes_schedule_source
 from .tuning import Tuning
 
 SIMULATED = simulated()
@@ -92,7 +92,8 @@ def store_marked(t, lanes=None):
     """Improved cells (below their old value o) go to D, the round's mark to V. ``lanes``: D
     holds 16-bit lane pairs (columns in words: col0 and j count words), the cells are either
     such words ("words": a changed word is stored, and each changed lane's cell marked) or
-    int32 cells stored two to a word ("pairs")."""
+    int32 cells stored two to a word ("pairs"; with ``Tuning.lanes_marks16`` V holds the marks
+    as int16 pairs too, and a changed pair's word of marks is read and written whole)."""
     if lanes == "words":
         return store_words(t)
     out = []
@@ -100,6 +101,12 @@ def store_marked(t, lanes=None):
         if lanes == "pairs" and q % 2 == 0:
             out += [f"    if d{r}_{q} < o{r}_{q} or d{r}_{q + 1} < o{r}_{q + 1}:",
                     f"        D[row0 + i{r}, (col0 + j) // 2 + {q // 2}] = int32(d{r}_{q} | d{r}_{q + 1} << 16)"]
+            if t.lanes_marks16:
+                at = f"row0 + i{r}, (col0 + j) // 2 + {q // 2}"
+                out += [f"        m = V[{at}]",
+                        f"        V[{at}] = {mark_word('m', f'd{r}_{q} < o{r}_{q}', f'd{r}_{q + 1} < o{r}_{q + 1}')}"]
+        if lanes == "pairs" and t.lanes_marks16:
+            continue
         out += [f"    if d{r}_{q} < o{r}_{q}:"]
         if lanes is None:
             out += [f"        D[row0 + i{r}, col0 + j + {q}] = d{r}_{q}"]
@@ -109,19 +116,39 @@ def store_marked(t, lanes=None):
 
 def store_words(t):
     """``store_marked`` for cells that are 16-bit lane pairs, in 16-byte accesses: each thread
-    row with a changed word stores its words in one, and its cells' marks in two, the old marks
-    (read first) kept for the lanes that did not change. (Stored cell by cell, the early rounds,
-    where most cells improve, took up to 4.5 times a late one's time at n = 16,384; with every
-    row's old marks read at once, the registers they took slowed every round.)"""
-    words, marks = range(t.cells), range(2 * t.cells)
+    row with a changed word stores its words in one, and its cells' marks (``store_marks``).
+    (Stored cell by cell, the early rounds, where most cells improve, took up to 4.5 times a
+    late one's time at n = 16,384; with every row's old marks read at once, the registers they
+    took slowed every round.)"""
     out = []
     for r in range(t.cells):
-        lanes = [f"(d{r}_{c // 2} ^ o{r}_{c // 2}) {'& 0xFFFF' if c % 2 == 0 else '>> 16'}" for c in marks]
-        out += [f"    if {' | '.join(f'(d{r}_{q} ^ o{r}_{q})' for q in words)}:"]
-        out += write([f"d{r}_{q}" for q in words], "D", f"row0 + i{r}", "col0 + j", " " * 8)
-        out += read([f"m{c}" for c in marks], "V", f"row0 + i{r}", "2 * (col0 + j)", " " * 8)
-        out += write([f"mark if {lanes[c]} else m{c}" for c in marks], "V", f"row0 + i{r}", "2 * (col0 + j)", " " * 8)
+        out += [f"    if {' | '.join(f'(d{r}_{q} ^ o{r}_{q})' for q in range(t.cells))}:"]
+        out += write([f"d{r}_{q}" for q in range(t.cells)], "D", f"row0 + i{r}", "col0 + j", " " * 8)
+        out += store_marks(t, [(f"d{r}_{q}", f"o{r}_{q}") for q in range(t.cells)], f"row0 + i{r}", "col0 + j")
     return out
+
+
+def store_marks(t, words, row, column):
+    """Lines marking the changed lanes of a thread row's 4 words (``words``: their new and old
+    values' names) at D[row, column ...]: each changed lane's cell gets the round's mark, the
+    others keep theirs, read first. V holds int32 marks (two 16-byte loads and stores), or with
+    ``Tuning.lanes_marks16`` int16 marks two a word at D's word columns (one of each)."""
+    changed = [f"({new} ^ {old})" for new, old in words]
+    if t.lanes_marks16:
+        marks = [f"m{c}" for c in range(len(words))]
+        values = [mark_word(m, f"{c} & 0xFFFF", f"{c} >> 16") for m, c in zip(marks, changed)]
+    else:
+        column = f"2 * ({column})"
+        marks = [f"m{c}" for c in range(2 * len(words))]
+        values = [f"mark if {changed[c // 2]} {'& 0xFFFF' if c % 2 == 0 else '>> 16'} else m{c}" for c in range(len(marks))]
+    return read(marks, "V", row, column, " " * 8) + write(values, "V", row, column, " " * 8)
+
+
+def mark_word(old, low, high):
+    """An int16 mark pair's new word (``Tuning.lanes_marks16``): the round's mark in the low
+    half where ``low`` holds, in the high half where ``high`` does, ``old``'s halves elsewhere
+    (read back sign-extended: ``widen``)."""
+    return f"int32(((mark if {low} else {old}) & 0xFFFF) | (mark if {high} else {old} >> 16) << 16)"
 
 
 def write(values, array, row, column, indent="    "):
@@ -352,7 +379,7 @@ def candidate_loads(cells, mark, distance, block, candidate, total):
             + [f"        s{c} = {total.format(c=c)}" for c in cells])
 
 
-def recover_lanes_source(t, staged=False):
+def recover_lanes_source(t, staged=False, into16=False):
     """``recover`` on an exact lanes solve's L (every distance below CAP) and TL, L transposed
     lane by lane: a block takes row i and ``chunk`` of its cells (a launch argument, a multiple
     of the block's threads), in passes of one cell a thread: their marks and distances (from L)
@@ -363,18 +390,23 @@ def recover_lanes_source(t, staged=False):
     ``lanes_recover_batch`` cells issued before any is used. With ``staged``
     (``recover_lanes_rows``), L's row is first copied to shared memory R, and the cells read it
     there. (n = 16,384 on the H200, transpose + recovery: two candidates a thread, a warp a
-    cell, 30.3 ms, bound by instructions; eight, L's row staged: 17.9 ms; docs/gpu-notes.md.)"""
+    cell, 30.3 ms, bound by instructions; eight, L's row staged: 17.9 ms; docs/gpu-notes.md.)
+    With ``into16`` (``recover_lanes16``, ``Tuning.lanes_vias16``) the marks are VL's int16
+    ones and the vias go to N, int16."""
     words, threads = t.b // 2, t.threads * t.threads
     team = words // 4  # threads a cell
     per = threads // team  # cells a step
     batch = range(min(t.lanes_recover_batch, team))  # a pass holds threads = per · team cells
     row, r = ("R", "0") if staged else ("L", "i")
-    src = ["@lazy_kernel(SIG_LVTC, cache=CACHE)", f"def recover_lanes{'_rows' if staged else ''}(L, V, TL, chunk):",
+    name = f"recover_lanes{'16' if into16 else ''}{'_rows' if staged else ''}"
+    marks, vias = ("VL", "N") if into16 else ("V", "V")
+    src = [f"@lazy_kernel(SIG_LVTC{'N' if into16 else ''}, cache=CACHE)",
+           f"def {name}(L, {marks}, TL, chunk{', N' if into16 else ''}):",
            f"    SV = cuda.shared.array({threads}, int32)",
            f"    SE = cuda.shared.array({threads}, int32)",
            "    tid = cuda.threadIdx.y * cuda.blockDim.x + cuda.threadIdx.x",
            f"    w = tid % {team} * 4",
-           "    i = cuda.blockIdx.x", "    size = V.shape[1]"]
+           "    i = cuda.blockIdx.x", f"    size = {vias}.shape[1]"]
     if staged:
         src += [f"    R = cuda.shared.array((1, {t.lanes_row_words}), int32, alignment=16)",
                 f"    for x in range(4 * tid, L.shape[1], {4 * threads}):",
@@ -383,7 +415,8 @@ def recover_lanes_source(t, staged=False):
     src += ["    j0 = cuda.blockIdx.y * chunk",
             f"    for c0 in range(j0, min(j0 + chunk, size), {threads}):",
             "        cell = c0 + tid",
-            "        SV[tid] = V[i, cell] if cell < size else -1",
+            "        SV[tid] = " + ("((VL[i, cell // 2] >> (16 * (cell % 2)) & 0xFFFF) ^ 0x8000) - 0x8000" if into16
+                                    else "V[i, cell]") + " if cell < size else -1",
             "        if cell < size:",
             f"            SE[tid] = {row}[{r}, cell // 2] >> (16 * (cell % 2)) & 0xFFFF",
             "        cuda.syncthreads()"]
@@ -405,7 +438,7 @@ def recover_lanes_source(t, staged=False):
                     f"                    SV[{c}] = k",
                     f"                elif (s >> 16) == e{b} and k + 1 != i and k + 1 != j:",
                     f"                    SV[{c}] = k + 1"]
-    src += ["        cuda.syncthreads()", "        if cell < size:", "            V[i, cell] = SV[tid]"]
+    src += ["        cuda.syncthreads()", "        if cell < size:", f"            {vias}[i, cell] = SV[tid]"]
     return "\n".join(src) + "\n"
 
 
@@ -437,9 +470,11 @@ def kernels_source(t):
         phase3_wide_source(t),
         recover_lanes_source(t),
         recover_lanes_source(t, staged=True),
+        *([recover_lanes_source(t, into16=True), recover_lanes_source(t, staged=True, into16=True)]
+          if t.lanes_vias16 else []),
         SCHEDULE_SOURCE,
         phase2_source(t),
-        LANES_SCHEDULE_SOURCE,
+        lanes_schedule_source(t.lanes_marks16, t.lanes_vias16),
         phase2_source(t, lanes=True),
         phase2_source(t, lanes=True, closed=True),
     ]
@@ -453,7 +488,9 @@ def generated_source(t: Tuning) -> str:
                   "SIG_DT": [matrix] * 2, "SIG_DVT": [matrix] * 3, "SIG_DVTO": [matrix] * 3 + [answer],
                   "SIG_VN": [matrix, "int16[:, ::1]"],
                   "SIG_PACK": [matrix] * 4, "SIG_LVTC": [matrix] * 3 + [index],
-                  "SIG_WIDEN": [matrix] * 4 + ["int32[::1]", index], "SIG_TILES": [matrix, matrix, index, index, matrix]}
+                  "SIG_WIDEN": [matrix] * 4 + ["int32[::1]", index] + [matrix] * (2 if t.lanes_marks16 and not t.lanes_vias16 else 0),
+                  "SIG_LVTCN": [matrix] * 3 + [index, "int16[:, ::1]"],
+                  "SIG_TILES": [matrix, matrix, index, index, matrix]}
     source = re.sub(r"\bSIG_\w+\b", lambda m: repr(f"void({', '.join(signatures[m.group()])})"),
                     kernels_source(t)).replace("CACHE", repr(not SIMULATED))
     return source.replace(", alignment=16", "") if SIMULATED else source  # the simulator takes none

@@ -70,8 +70,23 @@ class Tuning:
     # done once), so phase2_lanes of rounds kb ≥ 1 only loads it and does its products (each of
     # its blocks closed it itself before: 64 serial steps, most of phases 1+2's ~35 µs a round).
     lanes_lookahead: bool = False
+    # A lanes solve's round marks kept as int16, two a word like the distances' lanes (VL: the
+    # first half of T, free until the recovery), in place of V's int32: a changed thread row
+    # reads and writes its 8 cells' old marks in one 16-byte access each, not two (the early
+    # rounds, where most cells improve, are bound by those bytes); ``widen`` writes them to V
+    # as int32 for everything after the lanes rounds. Not yet timed on a GPU.
+    lanes_marks16: bool = False
+    # With lanes_marks16: an exact lanes solve whose vias fit int16 recovers them from VL's
+    # marks straight into N (``recover_lanes16``: 2 bytes a cell read and written, not 4 + 4,
+    # and no ``narrow``); ``widen`` leaves V alone, and where the int32 recovery follows
+    # (pairs at the cap, or int32 vias) ``widen_marks`` writes V from VL first. Not yet timed.
+    lanes_vias16: bool = False
     answer_pool_bytes: int = 256 << 20  # mapped answer buffers kept, at most (beyond: copied back)
     graphs_kept: int = 8  # launch graphs kept per size (one per pair of input and answer buffers)
+
+    def __post_init__(self):
+        if self.lanes_vias16 and not self.lanes_marks16:
+            raise ValueError("Tuning: lanes_vias16 needs lanes_marks16 (the vias are recovered from VL's int16 marks)")
 
     @property
     def recover_rows(self) -> int:
@@ -85,7 +100,8 @@ class Tuning:
                       tile_pad=self.tile_pad, recover_columns=self.recover_columns,
                       recover_batch=self.recover_batch, lanes_recover_batch=self.lanes_recover_batch,
                       lanes_row_words=self.lanes_row_words, lanes_phase2_tiles=self.lanes_phase2_tiles,
-                      lanes_lookahead=self.lanes_lookahead)
+                      lanes_lookahead=self.lanes_lookahead, lanes_marks16=self.lanes_marks16,
+                      lanes_vias16=self.lanes_vias16)
 
 
 SIMULATOR = Tuning(b=16, threads=4, cells=4, unroll=4, recover_columns=8, recover_batch=4,
