@@ -71,6 +71,9 @@ class Tuning:
     # rounds, where most cells improve, are bound by those bytes); ``widen`` writes them to V
     # as int32 for everything after the lanes rounds. Not yet timed on a GPU.
     lanes_marks16: bool = False
+    # With lanes_marks16, phase 3's (wide) stores wait on memory once a tile, not once a changed
+    # quad (``wide.batched_stores``).
+    lanes_batched_stores: bool = False
     answer_pool_bytes: int = 256 << 20  # mapped answer buffers kept, at most (beyond: copied back)
     graphs_kept: int = 8  # launch graphs kept per size (one per pair of input and answer buffers)
 
@@ -86,7 +89,7 @@ class Tuning:
                       tile_pad=self.tile_pad, recover_columns=self.recover_columns,
                       recover_batch=self.recover_batch, lanes_recover_batch=self.lanes_recover_batch,
                       lanes_row_words=self.lanes_row_words, lanes_phase2_tiles=self.lanes_phase2_tiles,
-                      lanes_marks16=self.lanes_marks16)
+                      lanes_marks16=self.lanes_marks16, lanes_batched_stores=self.lanes_batched_stores)
 
 
 SIMULATOR = Tuning(b=16, threads=4, cells=4, unroll=4, recover_columns=8, recover_batch=4,
