@@ -194,7 +194,10 @@ def test_pairs_at_the_lanes_cap_are_solved_again_in_int32_on_their_tiles_only(gr
                                      dict(lanes_lookahead=True, lanes_phase2_tiles=2),
                                      dict(lanes_marks16=True), dict(lanes_marks16=True, lanes_wide=False),
                                      dict(lanes_marks16=True, lanes_vias16=True),
-                                     dict(lanes_marks16=True, lanes_vias16=True, via16_max=0)],
+                                     dict(lanes_marks16=True, lanes_vias16=True, via16_max=0),
+                                     dict(lanes_marks16=True, lanes_batched_stores=True),
+                                     dict(lanes_lookahead=True, lanes_marks16=True, lanes_vias16=True,
+                                          lanes_batched_stores=True)],
                          ids=lambda changes: ",".join(f"{key}={value}" for key, value in changes.items()))
 @pytest.mark.parametrize("graph", ["every distance below the cap", "unreachable vertex"])
 def test_the_lanes_switches_keep_the_answer_exact(changes, graph):

@@ -81,6 +81,9 @@ class Tuning:
     # and no ``narrow``); ``widen`` leaves V alone, and where the int32 recovery follows
     # (pairs at the cap, or int32 vias) ``widen_marks`` writes V from VL first. Not yet timed.
     lanes_vias16: bool = False
+    # With lanes_marks16, phase 3's (wide) stores wait on memory once a tile, not once a changed
+    # quad (``wide.batched_stores``).
+    lanes_batched_stores: bool = False
     answer_pool_bytes: int = 256 << 20  # mapped answer buffers kept, at most (beyond: copied back)
     graphs_kept: int = 8  # launch graphs kept per size (one per pair of input and answer buffers)
 
@@ -101,7 +104,7 @@ class Tuning:
                       recover_batch=self.recover_batch, lanes_recover_batch=self.lanes_recover_batch,
                       lanes_row_words=self.lanes_row_words, lanes_phase2_tiles=self.lanes_phase2_tiles,
                       lanes_lookahead=self.lanes_lookahead, lanes_marks16=self.lanes_marks16,
-                      lanes_vias16=self.lanes_vias16)
+                      lanes_vias16=self.lanes_vias16, lanes_batched_stores=self.lanes_batched_stores)
 
 
 SIMULATOR = Tuning(b=16, threads=4, cells=4, unroll=4, recover_columns=8, recover_batch=4,
