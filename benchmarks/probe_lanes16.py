@@ -140,7 +140,8 @@ def steps(n: int) -> None:
         print(f"n={n} {step} by rounds, GPU ms: " + by_rounds(rounds[step]), flush=True)
     k = gpu_fast.kernels(TUNING)
     names = ("phase2_lanes", "phase3_lanes_wide" if TUNING.lanes_wide else "phase3_lanes",
-             *(("recover_lanes_rows", "recover_lanes") if exact else ("recover",)))
+             *((f"recover_lanes{'' if VL is None else '16'}_rows", f"recover_lanes{'' if VL is None else '16'}")
+               if exact else ("recover",)))
     print(f"n={n} registers a thread: " + ", ".join(f"{name} {registers(getattr(k, name))}" for name in names),
           flush=True)
 
