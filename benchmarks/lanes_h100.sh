@@ -7,7 +7,7 @@
 # compare: lanes against int32 (distances equal, 400 routes walked strictly) and phase 3 alone;
 # bench: `main.py bench` of gpu-fast, new and base alternating; largest: the largest n within
 # 2 s; schedules: the steps at 16,384 for each LANES_TUNING in TUNINGS ("-": this tree's
-# tuning; e.g. TUNINGS="- lanes_wide=0 lanes_phase2_tiles=2 -": commas within one); tests: the
+# tuning; e.g. TUNINGS="- lanes_wide=0 lanes_lookahead=0,lanes_marks16=0,lanes_vias16=0 -": commas within one); tests: the
 # GPU tests; recovery: the via recovery alone for each tuning change in RECOVERY (probe_lanes16
 # "r"); noise: n = 500's end to end, measured as the benchmark does, again and again
 # (probe_small_noise). Every part appends to RESULTS/log.txt.

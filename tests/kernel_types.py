@@ -29,27 +29,22 @@ def kernels():
     from engine.mst import gpu_fast as mst_fast
     from engine.sssp import gpu_fast as sssp_fast
     lanes = apsp_fast.kernels(apsp_fast.default_tuning())  # generated: only a GPU build checks its shapes
-    ahead = apsp_fast.kernels(replace(apsp_fast.default_tuning(), lanes_lookahead=True))
-    marks16 = apsp_fast.kernels(replace(apsp_fast.default_tuning(), lanes_marks16=True))
-    vias16 = apsp_fast.kernels(replace(apsp_fast.default_tuning(), lanes_marks16=True, lanes_vias16=True))
+    plain = apsp_fast.kernels(replace(apsp_fast.default_tuning(), lanes_lookahead=False, lanes_marks16=False,
+                                      lanes_vias16=False))
     return {"gpu-fast-sssp persistent": (sssp_fast.persistent_rounds, sssp_fast.PERSISTENT_SIGNATURE),
             "gpu-fast-mst rounds": (mst_fast._all_rounds, mst_fast._ROUNDS_SIGNATURE),
             **{f"gpu-fast {name}": (getattr(lanes, name).function, getattr(lanes, name).signature)
                for name in LANES_KERNELS},
-            **{f"gpu-fast {name} (lanes_lookahead)": (getattr(ahead, name).function, getattr(ahead, name).signature)
-               for name in LOOKAHEAD_KERNELS},
-            **{f"gpu-fast lanes_marks16 {name}": (getattr(marks16, name).function, getattr(marks16, name).signature)
-               for name in MARKS16_KERNELS},
-            **{f"gpu-fast lanes_vias16 {name}": (getattr(vias16, name).function, getattr(vias16, name).signature)
-               for name in VIAS16_KERNELS}}
+            **{f"gpu-fast {name} (switches off)": (getattr(plain, name).function, getattr(plain, name).signature)
+               for name in SWITCHED_KERNELS}}
 
 
 # gpu-fast's kernels of the 16-bit lanes path (generated source, taken beyond padded 3,072 only).
-LANES_KERNELS = ("pack", "phase2_lanes", "phase3_lanes", "phase3_lanes_wide", "widen", "transpose_lanes",
-                 "recover_lanes", "recover_lanes_rows")
-LOOKAHEAD_KERNELS = ("phase2_lanes_closed", "phase3_lanes", "phase3_lanes_wide")  # those lanes_lookahead changes
-MARKS16_KERNELS = ("pack", "phase2_lanes", "phase3_lanes", "phase3_lanes_wide", "widen")  # those it changes
-VIAS16_KERNELS = ("widen", "widen_marks", "recover_lanes16", "recover_lanes16_rows")
+LANES_KERNELS = ("pack", "phase2_lanes", "phase2_lanes_closed", "phase3_lanes", "phase3_lanes_wide", "widen",
+                 "widen_marks", "transpose_lanes", "recover_lanes", "recover_lanes_rows", "recover_lanes16",
+                 "recover_lanes16_rows")
+# Those whose text lanes_lookahead, lanes_marks16 and lanes_vias16 (on by default) change.
+SWITCHED_KERNELS = ("pack", "phase2_lanes", "phase3_lanes", "phase3_lanes_wide", "widen")
 
 
 def main() -> int:

@@ -128,7 +128,7 @@ def launch_rounds(t: Tuning, W, D, V, nb: int, stream=0, after=lambda step: None
 
         def inner(D, V, kb, nb):
             marked(D, V, kb, nb, tiles)
-    blocks = max(1, ceil_div(2 * (nb - 1), t.lanes_phase2_tiles if lanes else 1)), tile, stream
+    blocks = max(1, 2 * (nb - 1)), tile, stream
     # (lanes_lookahead: round kb − 1's phase 3 closed round kb's diagonal tile, kb ≥ 1)
     first, peripheral = peripheral[blocks], (k.phase2_lanes_closed if lanes and t.lanes_lookahead else peripheral)[blocks]
     for kb in range(nb):

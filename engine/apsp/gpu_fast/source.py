@@ -258,8 +258,7 @@ def phase2_source(t, lanes=False, closed=False):
     min(itself, itself ⊗ diagonal) — phase 3's product, nothing sequential left. With
     ``lanes`` (``phase2_lanes``) D holds 16-bit lane pairs: the tiles are unpacked into shared
     memory, the products run in int32 there (lanes are at most CAP: sums fit) and improved
-    cells are packed back (with ``Tuning.lanes_phase2_tiles`` > 1 a block takes that many tiles,
-    one closure for all, held to 80 registers: three blocks an SM). ``closed``
+    cells are packed back. ``closed``
     (``phase2_lanes_closed``, rounds kb ≥ 1 with ``Tuning.lanes_lookahead``): the diagonal tile
     was closed already, so it is loaded with the block's tile instead, and the kernel holds no
     closure's code: few enough registers for four blocks an SM, every tile in one wave at
@@ -269,26 +268,20 @@ def phase2_source(t, lanes=False, closed=False):
     close = f"{closure}(D, V, kb * B, mark, C, cuda.blockIdx.x == 0)"
     if closed:  # closed by round kb − 1's phase 3 (``Tuning.lanes_lookahead``): loaded with the tile
         name, close, load = "phase2_lanes_closed", "", "load_tiles_unpacked"
-    if lanes and t.lanes_phase2_tiles > 1:  # the block's tiles in turn, P free again before the next
-        bounds, each, tile = ", launch_bounds=(THREADS, 3)", "for t in range(cuda.blockIdx.x, 2 * (nb - 1), cuda.gridDim.x):", "t"
-        done = "\n        cuda.syncthreads()"
-    else:
-        bounds, each, tile, done = "", "if nb > 1:", "cuda.blockIdx.x", ""
-        if closed:  # four blocks an SM: 2·(nb − 1) tiles in one wave up to nb = 264 on 132 SMs
-            bounds = ", launch_bounds=(THREADS, 4)"
+    bounds = ", launch_bounds=(THREADS, 4)" if closed else ""  # closed: four blocks an SM, one wave at nb ≤ 264
     return f"""@lazy_kernel(SIG_ROUND, cache=CACHE{bounds})
 def {name}(D, V, kb, nb):
     C = cuda.shared.array(TILE, int32, alignment=16)
     P = cuda.shared.array(TILE, int32, alignment=16)
     mark = int32(-2 - kb)
     {close}
-    {each}
-        row0, col0 = peripheral_origin(kb, {tile}, nb)
+    if nb > 1:
+        row0, col0 = peripheral_origin(kb, cuda.blockIdx.x, nb)
         {load}(D, {"kb * B, kb * B, C, " if closed else ""}row0, col0, P)
         if row0 == kb * B:
             {mul}(D, V, row0, col0, mark, C, P{cells})
         else:
-            {mul}(D, V, row0, col0, mark, P, C{cells}){done}
+            {mul}(D, V, row0, col0, mark, P, C{cells})
 """
 
 

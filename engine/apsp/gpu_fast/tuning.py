@@ -60,30 +60,24 @@ class Tuning:
     # relaxation half the tile's fixed work; nb padded to a multiple of 4). H100, n = 16,384:
     # 187.1 ms of phase 3 against 192.9 (docs/gpu-notes.md).
     lanes_wide: bool = True
-    # Tiles a phase2_lanes block takes, closing the diagonal tile once for them all (2: nb − 1
-    # blocks, one wave at nb = 256; held to 80 registers, unbounded 156). Off: its −1.0 ms at
-    # n = 16,384 (H100) was measured on a version missing the barrier between its two tiles (a
-    # race, found afterwards under the simulator); the fixed kernel is not yet timed on a GPU.
-    lanes_phase2_tiles: int = 1
     # Look-ahead closure: the phase-3 block whose tile holds the next round's diagonal tile
-    # (kb + 1, kb + 1), started in the first wave, closes it after its stores (phase 1 of round kb + 1,
-    # done once), so phase2_lanes of rounds kb ≥ 1 only loads it and does its products (each of
-    # its blocks closed it itself before: 64 serial steps, most of phases 1+2's ~35 µs a round).
-    lanes_lookahead: bool = False
+    # (kb + 1, kb + 1), started in the first wave, closes it after its stores (phase 1 of round
+    # kb + 1, done once), so phase 2 of rounds kb ≥ 1 (``phase2_lanes_closed``) only loads it
+    # and does its products, in one wave. H100, n = 16,384: phases 1+2 9.19 → 4.95 ms.
+    lanes_lookahead: bool = True
     # A lanes solve's round marks kept as int16, two a word like the distances' lanes (VL: the
     # first half of T, free until the recovery), in place of V's int32: a changed thread row
     # reads and writes its 8 cells' old marks in one 16-byte access each, not two (the early
     # rounds, where most cells improve, are bound by those bytes); ``widen`` writes them to V
-    # as int32 for everything after the lanes rounds. Not yet timed on a GPU.
-    lanes_marks16: bool = False
+    # as int32 for everything after the lanes rounds. H100, n = 16,384: the first rounds of
+    # phase 3 1.11 → 0.83 ms, phase 3 187.1 → 182.8 ms.
+    lanes_marks16: bool = True
     # With lanes_marks16: an exact lanes solve whose vias fit int16 recovers them from VL's
     # marks straight into N (``recover_lanes16``: 2 bytes a cell read and written, not 4 + 4,
     # and no ``narrow``); ``widen`` leaves V alone, and where the int32 recovery follows
-    # (pairs at the cap, or int32 vias) ``widen_marks`` writes V from VL first. Not yet timed.
-    lanes_vias16: bool = False
-    # With lanes_marks16, phase 3's (wide) stores wait on memory once a tile, not once a changed
-    # quad (``wide.batched_stores``).
-    lanes_batched_stores: bool = False
+    # (pairs at the cap, or int32 vias) ``widen_marks`` writes V from VL first. H100,
+    # n = 16,384: widen 1.22 → 0.74 ms, narrow's 0.88 gone. (docs/gpu-notes.md, all three.)
+    lanes_vias16: bool = True
     answer_pool_bytes: int = 256 << 20  # mapped answer buffers kept, at most (beyond: copied back)
     graphs_kept: int = 8  # launch graphs kept per size (one per pair of input and answer buffers)
 
@@ -102,9 +96,9 @@ class Tuning:
                       small_unroll=self.small_unroll,
                       tile_pad=self.tile_pad, recover_columns=self.recover_columns,
                       recover_batch=self.recover_batch, lanes_recover_batch=self.lanes_recover_batch,
-                      lanes_row_words=self.lanes_row_words, lanes_phase2_tiles=self.lanes_phase2_tiles,
+                      lanes_row_words=self.lanes_row_words,
                       lanes_lookahead=self.lanes_lookahead, lanes_marks16=self.lanes_marks16,
-                      lanes_vias16=self.lanes_vias16, lanes_batched_stores=self.lanes_batched_stores)
+                      lanes_vias16=self.lanes_vias16)
 
 
 SIMULATOR = Tuning(b=16, threads=4, cells=4, unroll=4, recover_columns=8, recover_batch=4,

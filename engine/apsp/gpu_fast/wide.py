@@ -72,8 +72,7 @@ def phase3_wide_source(t) -> str:
         for h in range(QUADS):
             src += read([f"b{4 * h + m}" for m in range(4)], f"Y{h}", f"k + {step}", "j", " " * 8)
         src += [f"        d{r}_{q} = addmin2(d{r}_{q}, a{r}_{step}, b{q})" for r, q in words(t)]
-    return "\n".join(src + (batched_stores(t) if t.lanes_marks16 and t.lanes_batched_stores else stores(t))
-                      + lookahead_closure(t, 4)) + "\n"
+    return "\n".join(src + stores(t) + lookahead_closure(t, 4)) + "\n"
 
 
 def stores(t):
@@ -90,38 +89,3 @@ def stores(t):
             out += store_marks(t, [(f"d{r}_{q}", f"o{r}_{q}") for q in quad], f"row0 + i{r}", f"col0 + j + {h} * B")
     return out
 
-
-def batched_stores(t):
-    """``stores`` with int16 marks (``Tuning.lanes_marks16``) and no wait inside a branch
-    (``Tuning.lanes_batched_stores``): in the late rounds a few cells change, but a warp takes a
-    quad's branch wherever one of its 32 threads has a change, and each branch waited for its
-    old marks before storing them: eight waits on memory one after another. Here the changed
-    quads' words go out first, each word's changed lanes become a mask in place of the old
-    word, every changed quad's marks are read (all loads in flight), then written, in two halves
-    of the quads: two waits. (Live at most: the cells and the old words, then the masks and half
-    the old marks: with the look-ahead closure as well, all the marks at once spilled 12 bytes.)"""
-    quads = [(r, h) for r in range(t.cells) for h in range(QUADS)]
-    row, at = "row0 + i{r}", "col0 + j + {h} * B"
-    out = [line for r, h in quads for line in
-           read([f"o{r}_{4 * h + m}" for m in range(4)], "D", row.format(r=r), at.format(h=h))]
-    out += ["    mark2 = int32((mark & 0xFFFF) | (mark << 16))"]
-    for r, h in quads:
-        quad = range(4 * h, 4 * h + 4)
-        out += [f"    o{r}_{q} = d{r}_{q} ^ o{r}_{q}" for q in quad]
-        out += [f"    if {' | '.join(f'o{r}_{q}' for q in quad)}:"]
-        out += write([f"d{r}_{q}" for q in quad], "D", row.format(r=r), at.format(h=h), " " * 8)
-        out += [f"    o{r}_{q} = int32((0xFFFF if o{r}_{q} & 0xFFFF else 0) | (-65536 if o{r}_{q} >> 16 else 0))"
-                for q in quad]
-    for half in (quads[:len(quads) // 2], quads[len(quads) // 2:]):
-        for r, h in half:
-            quad = range(4 * h, 4 * h + 4)
-            marks = ", ".join(f"m{r}_{q}" for q in quad)
-            out += [f"    if {' | '.join(f'o{r}_{q}' for q in quad)}:"]
-            out += read([f"m{r}_{q}" for q in quad], "V", row.format(r=r), at.format(h=h), " " * 8)
-            out += ["    else:", f"        {marks} = {', '.join(['int32(0)'] * 4)}"]
-        for r, h in half:
-            quad = range(4 * h, 4 * h + 4)
-            out += [f"    if {' | '.join(f'o{r}_{q}' for q in quad)}:"]
-            out += write([f"int32((m{r}_{q} & ~o{r}_{q}) | (mark2 & o{r}_{q}))" for q in quad], "V",
-                         row.format(r=r), at.format(h=h), " " * 8)
-    return out
