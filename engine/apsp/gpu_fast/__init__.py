@@ -40,7 +40,8 @@ What makes it fast:
 - larger graphs are solved with two distances in each int32 word first, 16-bit lanes capped
   at 32,767 (``gpu_lanes16``): phase 3 relaxes both with one Hopper ``VIADDMNMX.U16x2``, twice
   the relaxations per instruction (``wide``: tiles of 64 rows × 128 words, 4 × 8 words a
-  thread); phases 1 and 2 unpack their tiles into shared memory and work in int32. The capped
+  thread); phases 1 and 2 unpack their tiles into shared memory and work in int32; the round
+  marks and the vias are int16 (``Tuning.lanes_marks16``, ``lanes_vias16``). The capped
   arithmetic is exact for every distance below the cap; where some
   pair ends at the cap (a distance of 32,767 or more, or no path) the graph is solved again in
   int32. ``Tuning.lanes16`` turns the first attempt off.
