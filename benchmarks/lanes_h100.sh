@@ -6,9 +6,11 @@
 # steps: where a lanes solve's time goes (probe_lanes16 "s"), new then base, twice each;
 # compare: lanes against int32 (distances equal, 400 routes walked strictly) and phase 3 alone;
 # bench: `main.py bench` of gpu-fast, new and base alternating; largest: the largest n within
-# 2 s; tests: the GPU tests; recovery: the via recovery alone for each tuning change in
-# RECOVERY (probe_lanes16 "r"); noise: n = 500's end to end, measured as the benchmark does,
-# again and again (probe_small_noise). Every part appends to RESULTS/log.txt.
+# 2 s; schedules: the steps at 16,384 for each LANES_TUNING in TUNINGS ("-": this tree's
+# tuning; e.g. TUNINGS="- lanes_wide=0 lanes_lookahead=0,lanes_marks16=0,lanes_vias16=0 -": commas within one); tests: the
+# GPU tests; recovery: the via recovery alone for each tuning change in RECOVERY (probe_lanes16
+# "r"); noise: n = 500's end to end, measured as the benchmark does, again and again
+# (probe_small_noise). Every part appends to RESULTS/log.txt.
 set -u
 R=${RESULTS:-/tmp/lanes-results}; mkdir -p "$R"; R=$(cd "$R" && pwd)
 BASE=${BASE:-../fwlanes_base}
@@ -27,6 +29,8 @@ for part in "$@"; do case $part in
            bench "new-$rep" . --sizes 500 8192 16384 --bisect 0 --airports hub-atl
            bench "base-$rep" "$BASE" --sizes 500 8192 16384 --bisect 0 --airports hub-atl
          done ;;
+  schedules) for tuning in ${TUNINGS:--}; do tuning=${tuning#-}; log "steps new, LANES_TUNING=${tuning//,/ }"
+               run . env LANES_TUNING="${tuning//,/ }" python3 -m benchmarks.probe_lanes16 16384s; done ;;
   recovery) log "recovery new"; run . env LANES_RECOVERY="${RECOVERY:--}" python3 -m benchmarks.probe_lanes16 16384r ;;
   noise) log "noise new (n = 500)"; run . python3 -m benchmarks.probe_small_noise ;;
   largest) bench largest . --sizes 32768 36864 --bisect 3 --no-airports ;;

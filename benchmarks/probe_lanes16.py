@@ -66,26 +66,43 @@ def compare(n: int, reps: int, unreachable: bool = False) -> None:
 
 
 def phase3_rate(n: int) -> None:
-    B, T = TUNING.b, TUNING.threads
+    B = TUNING.b
     nb = n // B
     rng = np.random.default_rng(0)
     kb = nb // 2
-    k = slice(kb * B, kb * B + B)
+    k, nxt = slice(kb * B, kb * B + B), slice(kb * B + B, kb * B + 2 * B)
     lanes = rng.integers(1, 10_000, (n, n), dtype=np.int32)
     lanes[k, k] = 20_000  # a closed diagonal tile: the k-block's columns (phase 3 takes them) stay
     lanes[k, k][np.diag_indices(B)] = 0
     D = cuda.to_device(lanes[:, 0::2] | lanes[:, 1::2] << 16)
-    V = cuda.to_device(np.full((n, n), -1, np.int32))
-    inner = gpu_fast.kernels(TUNING).phase3_lanes[(nb // 2, nb - 1), (T, T)]
+    V = cuda.to_device(np.full((n, n // 2 if TUNING.lanes_marks16 else n), -1, np.int32))  # VL: int16 marks
+    inner = gpu_fast.lanes_phase3(TUNING, nb)
     inner(D, V, kb, nb)
     after = D.copy_to_host()
     got = np.empty_like(lanes)
     got[:, 0::2], got[:, 1::2] = after & 0xFFFF, after >> 16
+    if TUNING.lanes_lookahead:
+        got[nxt, nxt] = closed_next(lanes, got, kb * B, B)  # checked: phase 3's product again there
     check(lanes, got, kb * B)  # the k-block's columns stay: its diagonal tile is closed
     seconds = median_launch_seconds(lambda: inner(D, V, kb, nb))
     rate = (n - B) * n * B / seconds
-    print(f"n={n} phase3_lanes exact on sampled rows True; "
+    print(f"n={n} phase3_lanes{'_wide' if TUNING.lanes_wide else ''} exact on sampled rows True"
+          f"{' (and the next diagonal tile closed)' if TUNING.lanes_lookahead else ''}; "
           f"{rate / 1e12:.2f} x10^12 relax/s", flush=True)
+
+
+def closed_next(before, after, base: int, B: int):
+    """With ``lanes_lookahead`` phase 3 also closes the next diagonal tile (base + B): checks
+    that tile of ``after`` is phase 3's product on ``before`` closed k after k, and returns the
+    product alone (what ``check`` expects there)."""
+    k, nxt = slice(base, base + B), slice(base + B, base + 2 * B)
+    product = np.minimum(before[nxt, nxt], (before[nxt, k][:, :, None] + before[k, nxt][None]).min(axis=1))
+    closed = product.copy()
+    for m in range(B):
+        closed = np.minimum(closed, closed[:, m:m + 1] + closed[m:m + 1, :])
+    if not np.array_equal(after[nxt, nxt], closed):
+        raise AssertionError("phase 3's look-ahead closure of the next diagonal tile is wrong")
+    return product
 
 
 def steps(n: int) -> None:
@@ -102,13 +119,15 @@ def steps(n: int) -> None:
         marks[-1][1].record(main)
 
     after("start")
-    gpu_fast.launch_rounds(TUNING, buf["W"], L, buf["V"], nb, stream=main, after=after, lanes=True, tiles=buf["M"])
-    gpu_fast.by_rows(gpu_fast.kernels(TUNING).widen, nb * B, L.shape[1], main)(
-        L, buf["D"], buf["W"], buf["M"], buf["capped"], 0)
+    gpu_fast.launch_rounds(TUNING, buf["W"], L, buf["VL"], nb, stream=main, after=after, lanes=True, tiles=buf["M"])
+    gpu_fast.launch_widen(TUNING, buf, 0, main)
     after("widen")
     exact = (L, buf["TL"]) if solver.last_arithmetic == "lanes16" else None
+    VL = gpu_fast.lanes_marks(TUNING, buf, exact is not None, main)
+    if TUNING.lanes_vias16:
+        after("marks")  # widen_marks, where the vias are not recovered from VL
     gpu_fast.launch_recovery(TUNING, buf["D"], buf["V"], buf["T"], nb, N=buf["N"], stream=main, after=after,
-                             lanes=exact)
+                             lanes=exact, VL=VL)
     main.synchronize()
     totals, rounds = {}, {}
     for (_, before), (step, event) in zip(marks, marks[1:]):
@@ -120,8 +139,10 @@ def steps(n: int) -> None:
     for step in ("phases 1+2", "phase 3"):
         print(f"n={n} {step} by rounds, GPU ms: " + by_rounds(rounds[step]), flush=True)
     k = gpu_fast.kernels(TUNING)
-    print(f"n={n} registers a thread: " + ", ".join(f"{name} {registers(getattr(k, name))}" for name in
-          ("phase2_lanes", "phase3_lanes", *(("recover_lanes_rows", "recover_lanes") if exact else ("recover",)))),
+    names = ("phase2_lanes", "phase3_lanes_wide" if TUNING.lanes_wide else "phase3_lanes",
+             *((f"recover_lanes{'' if VL is None else '16'}_rows", f"recover_lanes{'' if VL is None else '16'}")
+               if exact else ("recover",)))
+    print(f"n={n} registers a thread: " + ", ".join(f"{name} {registers(getattr(k, name))}" for name in names),
           flush=True)
 
 
@@ -136,9 +157,9 @@ def recovery(n: int) -> None:
     buf, B = solver.buffers.kept, TUNING.b
     main, L, V = buf["main"], buf["L"], buf["V"]
     nb = L.shape[0] // B
-    gpu_fast.launch_rounds(TUNING, buf["W"], L, V, nb, stream=main, lanes=True, tiles=buf["M"])
-    gpu_fast.by_rows(gpu_fast.kernels(TUNING).widen, nb * B, L.shape[1], main)(
-        L, buf["D"], buf["W"], buf["M"], buf["capped"], 0)
+    gpu_fast.launch_rounds(TUNING, buf["W"], L, buf["VL"], nb, stream=main, lanes=True, tiles=buf["M"])
+    gpu_fast.launch_widen(TUNING, buf, 0, main)
+    gpu_fast.lanes_marks(TUNING, buf, False, main)  # (V's marks: the recovery timed reads them there)
     marks = cuda.device_array_like(V, stream=main)
     marks.copy_to_device(V, stream=main)
     main.synchronize()

@@ -105,8 +105,11 @@ class LazyKernel:
     9.0 s cold on the H100, docs/gpu-first-use.md). ``compile()`` may run ahead of the
     first launch, from any thread (a background warm-up); the kernel is built once."""
 
-    def __init__(self, function, signature: str, cache: bool):
+    def __init__(self, function, signature: str, cache: bool, launch_bounds=None):
         self.function, self.signature, self.cache = function, signature, cache
+        # (threads a block, blocks an SM): ptxas caps the registers so that many fit (not
+        # under the simulator, which takes no bounds)
+        self.options = {} if launch_bounds is None or simulated() else {"launch_bounds": launch_bounds}
         self._kernel = None
         self._lock = threading.Lock()
 
@@ -118,7 +121,7 @@ class LazyKernel:
         """The compiled kernel (built now if it was not yet)."""
         with self._lock:
             if self._kernel is None:
-                self._kernel = cuda.jit(self.signature, cache=self.cache)(self.function)
+                self._kernel = cuda.jit(self.signature, cache=self.cache, **self.options)(self.function)
             return self._kernel
 
     def __getitem__(self, launch_configuration):
@@ -130,6 +133,6 @@ class LazyKernel:
         return getattr(self.compile(), name)
 
 
-def lazy_kernel(signature: str, cache: bool = False):
+def lazy_kernel(signature: str, cache: bool = False, launch_bounds=None):
     """Decorator: ``LazyKernel`` of the function it wraps."""
-    return lambda function: LazyKernel(function, signature, cache)
+    return lambda function: LazyKernel(function, signature, cache, launch_bounds)

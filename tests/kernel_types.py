@@ -8,6 +8,7 @@ A kernel that types and lowers passes even where this machine lacks the toolkit'
 (NVVM, NVRTC) to finish the PTX; exit status 1 when a kernel does not type."""
 
 import sys
+from dataclasses import replace
 from types import SimpleNamespace
 
 import numba.cuda.dispatcher
@@ -28,15 +29,22 @@ def kernels():
     from engine.mst import gpu_fast as mst_fast
     from engine.sssp import gpu_fast as sssp_fast
     lanes = apsp_fast.kernels(apsp_fast.default_tuning())  # generated: only a GPU build checks its shapes
+    plain = apsp_fast.kernels(replace(apsp_fast.default_tuning(), lanes_lookahead=False, lanes_marks16=False,
+                                      lanes_vias16=False))
     return {"gpu-fast-sssp persistent": (sssp_fast.persistent_rounds, sssp_fast.PERSISTENT_SIGNATURE),
             "gpu-fast-mst rounds": (mst_fast._all_rounds, mst_fast._ROUNDS_SIGNATURE),
             **{f"gpu-fast {name}": (getattr(lanes, name).function, getattr(lanes, name).signature)
-               for name in LANES_KERNELS}}
+               for name in LANES_KERNELS},
+            **{f"gpu-fast {name} (switches off)": (getattr(plain, name).function, getattr(plain, name).signature)
+               for name in SWITCHED_KERNELS}}
 
 
 # gpu-fast's kernels of the 16-bit lanes path (generated source, taken beyond padded 3,072 only).
-LANES_KERNELS = ("pack", "phase2_lanes", "phase3_lanes", "widen", "transpose_lanes", "recover_lanes",
-                 "recover_lanes_rows")
+LANES_KERNELS = ("pack", "phase2_lanes", "phase2_lanes_closed", "phase3_lanes", "phase3_lanes_wide", "widen",
+                 "widen_marks", "transpose_lanes", "recover_lanes", "recover_lanes_rows", "recover_lanes16",
+                 "recover_lanes16_rows")
+# Those whose text lanes_lookahead, lanes_marks16 and lanes_vias16 (on by default) change.
+SWITCHED_KERNELS = ("pack", "phase2_lanes", "phase3_lanes", "phase3_lanes_wide", "widen")
 
 
 def main() -> int:

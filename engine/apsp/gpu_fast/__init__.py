@@ -17,7 +17,8 @@ What makes it fast:
 - phase 1 closes the diagonal tile in shared memory k after k (a run-time loop, four steps
   written out per turn: fully unrolled it cost most of the compile and no run time); every block
   that needs the closed tile computes it itself (one of them writes it back), so phases 1 and
-  2 are one launch;
+  2 are one launch (``Tuning.lanes_lookahead``, on lanes: one phase-3 block closes the next
+  round's diagonal tile after its own, and phase 2 only loads it);
 - phase 2 is phase 3's product too: with the diagonal tile closed, a row tile is
   min(itself, diagonal ⊗ itself) and a column tile min(itself, itself ⊗ diagonal);
 - routes are a "via" matrix, kept out of the hot loop: the products run the bare add-min and
@@ -38,8 +39,10 @@ What makes it fast:
   int16 (half the bytes) and back last.
 - larger graphs are solved with two distances in each int32 word first, 16-bit lanes capped
   at 32,767 (``gpu_lanes16``): phase 3 relaxes both with one Hopper ``VIADDMNMX.U16x2``, twice
-  the relaxations per instruction; phases 1 and 2 unpack their tiles into shared memory and
-  work in int32. The capped arithmetic is exact for every distance below the cap; where some
+  the relaxations per instruction (``wide``: tiles of 64 rows × 128 words, 4 × 8 words a
+  thread); phases 1 and 2 unpack their tiles into shared memory and work in int32; the round
+  marks and the vias are int16 (``Tuning.lanes_marks16``, ``lanes_vias16``). The capped
+  arithmetic is exact for every distance below the cap; where some
   pair ends at the cap (a distance of 32,767 or more, or no path) the graph is solved again in
   int32. ``Tuning.lanes16`` turns the first attempt off.
 
@@ -52,14 +55,15 @@ the GPU probes (benchmarks/gpu). Measurements and the versions that lost: docs/g
 """
 
 from .buffers import device_buffers
-from .launch import by_rows, kernel_cache_dir, kernels, launch_all, launch_recovery, launch_rounds, module_from_source, one_launch
+from .launch import (by_rows, kernel_cache_dir, kernels, lanes_marks, lanes_phase3, launch_all, launch_recovery, launch_rounds,
+                     launch_widen, module_from_source, one_launch)
 from .solver import Solver
 from .source import generated_source, recover_source
 from .tuning import SIMULATOR, Tuning, default_tuning
 
 __all__ = ["SIMULATOR", "SOLVER", "Solver", "Tuning", "by_rows", "default_tuning", "device_buffers", "generated_source",
-           "input_array", "kernel_cache_dir", "kernels", "launch_all", "launch_recovery", "launch_rounds",
-           "module_from_source", "one_launch", "recover_source", "run"]
+           "input_array", "kernel_cache_dir", "kernels", "lanes_marks", "lanes_phase3", "launch_all", "launch_recovery", "launch_rounds",
+           "launch_widen", "module_from_source", "one_launch", "recover_source", "run"]
 
 SOLVER = Solver()  # the registry's gpu-fast: this machine's tuning
 

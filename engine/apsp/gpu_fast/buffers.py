@@ -47,13 +47,17 @@ class Buffers:
 
     def copied(self, n: int, size: int) -> dict:
         """Device buffers for a large size (the input W, N for narrow vias, L for the distances
-        in 16-bit lanes and TL for L transposed, made on first use, ``capped``, the flag ``widen`` raises, and M, the
-        tiles it marks), two streams and the events that order and time them, kept for the next
-        call of this size."""
+        in 16-bit lanes and TL for L transposed, made on first use, VL for the lanes rounds'
+        marks, ``capped``, the flag ``widen`` raises, and M, the tiles it marks), two streams and
+        the events that order and time them, kept for the next call of this size. VL is V, or
+        with ``Tuning.lanes_marks16`` (int16 marks, two a word: size × size/2) the first half of
+        T, which nothing uses before the via recovery (T is the int32 recovery's transpose)."""
         narrow = size <= self.t.via16_max
         if self.kept.get("key") != ("copied", n, size, narrow):
             self.kept.clear()
-            self.kept.update(key=("copied", n, size, narrow), **device_buffers(size),
+            matrices = device_buffers(size)
+            VL = matrices["T"][:size // 2].reshape(size, size // 2) if self.t.lanes_marks16 else matrices["V"]
+            self.kept.update(key=("copied", n, size, narrow), **matrices, VL=VL,
                              W=cuda.device_array((n, n), np.int32), L=None, TL=None,
                              M=cuda.device_array((size // self.t.b, size // self.t.b), np.int32),
                              capped=cuda.to_device(np.zeros(1, np.int32)), token=0,

@@ -201,3 +201,40 @@ def widen(D, wide, W, M, capped, token):
                 wide[i, j] = INF
 '''
 
+
+
+MARKS_SOURCE = '''
+@cuda.jit(device=True, inline=True)
+def widen_mark(VL, V, i, w):
+    """V[i, 2w], V[i, 2w + 1] = the int16 marks of VL[i, w], sign-extended."""
+    m = VL[i, w]
+    V[i, 2 * w] = ((m & 0xFFFF) ^ 0x8000) - 0x8000
+    V[i, 2 * w + 1] = m >> 16
+
+
+@lazy_kernel(SIG_DT, cache=CACHE)
+def widen_marks(VL, V):
+    """V = VL's marks as int32 (row blockIdx.x), where ``widen`` left them in VL
+    (``Tuning.lanes_vias16``) and the int32 recovery reads V."""
+    w = cuda.blockIdx.y * cuda.blockDim.x + cuda.threadIdx.x
+    if w < VL.shape[1]:
+        widen_mark(VL, V, cuda.blockIdx.x, w)
+'''
+
+
+def lanes_schedule_source(marks16: bool, vias16: bool = False) -> str:
+    """``LANES_SCHEDULE_SOURCE``; with ``Tuning.lanes_marks16`` the lanes rounds' marks are
+    int16, two a word (VL, given to ``pack`` and the rounds as their V): ``pack`` sets VL's words
+    to -1, and ``widen`` also writes V's int32 marks from VL's, sign-extended (``widen_mark``) —
+    unless ``vias16`` (``Tuning.lanes_vias16``), where ``widen_marks`` does it only if needed."""
+    if not marks16:
+        return LANES_SCHEDULE_SOURCE
+    changes = {"        V[i, 2 * w] = -1\n        V[i, 2 * w + 1] = -1\n": "        V[i, w] = -1\n"}
+    if not vias16:
+        changes.update({"def widen(D, wide, W, M, capped, token):": "def widen(D, wide, W, M, capped, token, VL, V):",
+                        "        x = D[i, w]\n": "        x = D[i, w]\n        widen_mark(VL, V, i, w)\n"})
+    source = LANES_SCHEDULE_SOURCE
+    for old, new in changes.items():
+        assert source.count(old) == 1, old
+        source = source.replace(old, new)
+    return source + MARKS_SOURCE

@@ -102,7 +102,7 @@ def by_rows(kernel, rows: int, columns: int, stream):
 def launch_rounds(t: Tuning, W, D, V, nb: int, stream=0, after=lambda step: None, lanes=False, tiles=None):
     """Queue the padding of W into D and every k-block: D holds the final distances after.
     With ``lanes`` D is (nb·B)×(nb·B/2) and holds them as 16-bit lane pairs, each at most CAP
-    (``gpu_lanes16``; nb even): twice the relaxations per instruction in phase 3; ``tiles``
+    (``gpu_lanes16``; nb a multiple of ``lanes_multiple``): twice the relaxations per instruction in phase 3; ``tiles``
     (nb×nb) is zeroed for ``widen``. With ``tiles`` alone D already holds ``widen``'s start
     (no padding) and phase 3 takes only the tiles marked in it: the others are final."""
     k = kernels(t)
@@ -118,7 +118,7 @@ def launch_rounds(t: Tuning, W, D, V, nb: int, stream=0, after=lambda step: None
     if lanes:
         by_rows(k.pack, size, D.shape[1], stream)(W, D, V, tiles)
         after("pack")
-        peripheral, inner = k.phase2_lanes, k.phase3_lanes[(nb // 2, nb - 1), tile, stream]
+        peripheral, inner = k.phase2_lanes, lanes_phase3(t, nb, stream)
     elif tiles is None:
         by_rows(k.pad, size, size, stream)(W, D, V)
         after("pad")
@@ -128,22 +128,60 @@ def launch_rounds(t: Tuning, W, D, V, nb: int, stream=0, after=lambda step: None
 
         def inner(D, V, kb, nb):
             marked(D, V, kb, nb, tiles)
-    peripheral = peripheral[max(1, 2 * (nb - 1)), tile, stream]
+    blocks = max(1, 2 * (nb - 1)), tile, stream
+    # (lanes_lookahead: round kb − 1's phase 3 closed round kb's diagonal tile, kb ≥ 1)
+    first, peripheral = peripheral[blocks], (k.phase2_lanes_closed if lanes and t.lanes_lookahead else peripheral)[blocks]
     for kb in range(nb):
-        peripheral(D, V, kb, nb)
+        (peripheral if kb else first)(D, V, kb, nb)
         after("phases 1+2")
         if nb > 1:
             inner(D, V, kb, nb)
             after("phase 3")
 
 
+def launch_widen(t: Tuning, buf: dict, token: int, stream=0):
+    """Queue ``widen`` on the copied path's buffers (``Buffers.copied``): L's lanes into D as
+    int32 (cells at CAP marked, ``capped`` = token), and with ``Tuning.lanes_marks16`` VL's
+    int16 marks into V as int32 (with ``lanes_vias16`` too: ``lanes_marks`` does it)."""
+    L = buf["L"]
+    marks = (buf["VL"], buf["V"]) if t.lanes_marks16 and not t.lanes_vias16 else ()
+    by_rows(kernels(t).widen, L.shape[0], L.shape[1], stream)(L, buf["D"], buf["W"], buf["M"], buf["capped"], token,
+                                                             *marks)
+
+
+def lanes_marks(t: Tuning, buf: dict, exact: bool, stream=0):
+    """After ``widen``, with ``Tuning.lanes_vias16``: VL where the recovery reads the marks
+    there and writes the vias straight into N (an exact lanes solve with int16 vias), else
+    None, with ``widen_marks`` queued to write them to V. None at once without the switch."""
+    if not t.lanes_vias16:
+        return None
+    if exact and buf["N"] is not None:
+        return buf["VL"]
+    by_rows(kernels(t).widen_marks, buf["VL"].shape[0], buf["VL"].shape[1], stream)(buf["VL"], buf["V"])
+    return None
+
+
+def lanes_phase3(t: Tuning, nb: int, stream=0):
+    """Phase 3 on lanes, configured for nb k-blocks (a multiple of ``lanes_multiple(t)``)."""
+    k, tile = kernels(t), (t.threads, t.threads)
+    if t.lanes_wide:
+        return k.phase3_lanes_wide[(nb // 4, nb - 1), tile, stream]
+    return k.phase3_lanes[(nb // 2, nb - 1), tile, stream]
+
+
+def lanes_multiple(t: Tuning) -> int:
+    """What a lanes solve's k-blocks are padded to a multiple of: its column tiles' width."""
+    return 4 if t.lanes_wide else 2
+
+
 def launch_recovery(t: Tuning, D, V, T, nb: int, O=None, N=None, stream=0, after=lambda step: None,
-                    lanes=None):
+                    lanes=None, VL=None):
     """Queue the via recovery (reads D, writes V; launched apart even after the persistent
     kernel: at full occupancy, not its register budget). With O (2×n×n) the unpadded answer is
     written into it as well; with N (padded, int16) the vias narrowed into it. With ``lanes``,
     (L, TL) of an exact lanes solve (D: L widened), the candidates are tested in lanes, two a
-    word (TL: scratch for L transposed)."""
+    word (TL: scratch for L transposed); with VL too (``lanes_marks``), the marks are read from
+    VL and the vias written straight into N."""
     k = kernels(t)
     tile = (t.threads, t.threads)
     size = nb * t.b
@@ -153,8 +191,12 @@ def launch_recovery(t: Tuning, D, V, T, nb: int, O=None, N=None, stream=0, after
         after("transpose")
         staged = t.lanes_recover_staged and L.shape[1] <= t.lanes_row_words
         chunk = t.lanes_recover_chunk
-        (k.recover_lanes_rows if staged else k.recover_lanes)[(size, ceil_div(size, chunk)), tile, stream](
-            L, V, TL, chunk)
+        grid = (size, ceil_div(size, chunk)), tile, stream
+        if VL is not None:
+            (k.recover_lanes16_rows if staged else k.recover_lanes16)[grid](L, VL, TL, chunk, N)
+            after("recover")
+            return
+        (k.recover_lanes_rows if staged else k.recover_lanes)[grid](L, V, TL, chunk)
     else:
         k.transpose[(nb, nb), tile, stream](D, T)
         after("transpose")

@@ -13,7 +13,7 @@ from ...gpu_launch import ceil_div, timed_on_device
 from ..gpu_common import empty_result
 from ..routes import RouteMatrix
 from .buffers import Buffers
-from .launch import by_rows, kernels, launch_all, launch_recovery, launch_rounds
+from .launch import lanes_marks, lanes_multiple, launch_all, launch_recovery, launch_rounds, launch_widen
 from .source import SIMULATED
 from .tuning import Tuning, default_tuning
 
@@ -98,27 +98,28 @@ class Solver:
         on the tiles holding such pairs only."""
         t = self.tuning
         if t.lanes16:
-            nb += nb % 2  # lane pairs: an even number of k-blocks
+            nb = ceil_div(nb, lanes_multiple(t)) * lanes_multiple(t)  # whole column tiles of lane pairs
         buf = self.buffers.copied(n, nb * t.b)
         main, side, N, D, V = buf["main"], buf["side"], buf["N"], buf["D"], buf["V"]
         dist, via = self.buffers.host_answer(nb * t.b, np.int16 if N is not None else np.int32)
         buf["W"].copy_to_device(np.ascontiguousarray(w, dtype=np.int32), stream=main)
         buf["start"].record(main)
         host_start = time.perf_counter()
-        lanes = None  # (L, TL) for the recovery after an exact lanes solve
+        lanes = VL = None  # (L, TL) for the recovery after an exact lanes solve, VL to read its marks there
         if not t.lanes16:
             self.last_arithmetic = "int32"
             launch_rounds(t, buf["W"], D, V, nb, stream=main)
         elif self._lanes_exact(buf, nb):
             self.last_arithmetic = "lanes16"
-            lanes = buf["L"], buf["TL"]
+            lanes, VL = (buf["L"], buf["TL"]), lanes_marks(t, buf, True, main)
         else:
             self.last_arithmetic = "lanes16, then int32"
+            lanes_marks(t, buf, False, main)
             launch_rounds(t, buf["W"], D, V, nb, stream=main, tiles=buf["M"])
         buf["rounds"].record(main)
         buf["rounds"].wait(side)
         D.copy_to_host(dist, stream=side)
-        launch_recovery(t, D, V, buf["T"], nb, N=N, stream=main, lanes=lanes)
+        launch_recovery(t, D, V, buf["T"], nb, N=N, stream=main, lanes=lanes, VL=VL)
         buf["end"].record(main)
         (V if N is None else N).copy_to_host(via, stream=main)
         main.synchronize()
@@ -137,9 +138,8 @@ class Solver:
             buf["L"], buf["TL"] = (cuda.device_array((nb * t.b, nb * t.b // 2), np.int32) for _ in range(2))
         L, main = buf["L"], buf["main"]
         buf["token"] += 1
-        launch_rounds(t, buf["W"], L, buf["V"], nb, stream=main, lanes=True, tiles=buf["M"])
-        by_rows(kernels(t).widen, nb * t.b, L.shape[1], main)(L, buf["D"], buf["W"], buf["M"], buf["capped"],
-                                                             buf["token"])
+        launch_rounds(t, buf["W"], L, buf["VL"], nb, stream=main, lanes=True, tiles=buf["M"])
+        launch_widen(t, buf, buf["token"], main)
         capped = buf["capped"].copy_to_host(stream=main)
         main.synchronize()
         return capped[0] != buf["token"]

@@ -8,7 +8,7 @@ import re
 from ...gpu_device import simulated
 from ..gpu_lanes16 import CAP
 from ..matrix import INF
-from .kernel_text import LANES_SCHEDULE_SOURCE, SCHEDULE_SOURCE
+from .kernel_text import SCHEDULE_SOURCE, lanes_schedule_source
 from .tuning import Tuning
 
 SIMULATED = simulated()
@@ -92,7 +92,8 @@ def store_marked(t, lanes=None):
     """Improved cells (below their old value o) go to D, the round's mark to V. ``lanes``: D
     holds 16-bit lane pairs (columns in words: col0 and j count words), the cells are either
     such words ("words": a changed word is stored, and each changed lane's cell marked) or
-    int32 cells stored two to a word ("pairs")."""
+    int32 cells stored two to a word ("pairs"; with ``Tuning.lanes_marks16`` V holds the marks
+    as int16 pairs too, and a changed pair's word of marks is read and written whole)."""
     if lanes == "words":
         return store_words(t)
     out = []
@@ -100,6 +101,12 @@ def store_marked(t, lanes=None):
         if lanes == "pairs" and q % 2 == 0:
             out += [f"    if d{r}_{q} < o{r}_{q} or d{r}_{q + 1} < o{r}_{q + 1}:",
                     f"        D[row0 + i{r}, (col0 + j) // 2 + {q // 2}] = int32(d{r}_{q} | d{r}_{q + 1} << 16)"]
+            if t.lanes_marks16:
+                at = f"row0 + i{r}, (col0 + j) // 2 + {q // 2}"
+                out += [f"        m = V[{at}]",
+                        f"        V[{at}] = {mark_word('m', f'd{r}_{q} < o{r}_{q}', f'd{r}_{q + 1} < o{r}_{q + 1}')}"]
+        if lanes == "pairs" and t.lanes_marks16:
+            continue
         out += [f"    if d{r}_{q} < o{r}_{q}:"]
         if lanes is None:
             out += [f"        D[row0 + i{r}, col0 + j + {q}] = d{r}_{q}"]
@@ -109,19 +116,39 @@ def store_marked(t, lanes=None):
 
 def store_words(t):
     """``store_marked`` for cells that are 16-bit lane pairs, in 16-byte accesses: each thread
-    row with a changed word stores its words in one, and its cells' marks in two, the old marks
-    (read first) kept for the lanes that did not change. (Stored cell by cell, the early rounds,
-    where most cells improve, took up to 4.5 times a late one's time at n = 16,384; with every
-    row's old marks read at once, the registers they took slowed every round.)"""
-    words, marks = range(t.cells), range(2 * t.cells)
+    row with a changed word stores its words in one, and its cells' marks (``store_marks``).
+    (Stored cell by cell, the early rounds, where most cells improve, took up to 4.5 times a
+    late one's time at n = 16,384; with every row's old marks read at once, the registers they
+    took slowed every round.)"""
     out = []
     for r in range(t.cells):
-        lanes = [f"(d{r}_{c // 2} ^ o{r}_{c // 2}) {'& 0xFFFF' if c % 2 == 0 else '>> 16'}" for c in marks]
-        out += [f"    if {' | '.join(f'(d{r}_{q} ^ o{r}_{q})' for q in words)}:"]
-        out += write([f"d{r}_{q}" for q in words], "D", f"row0 + i{r}", "col0 + j", " " * 8)
-        out += read([f"m{c}" for c in marks], "V", f"row0 + i{r}", "2 * (col0 + j)", " " * 8)
-        out += write([f"mark if {lanes[c]} else m{c}" for c in marks], "V", f"row0 + i{r}", "2 * (col0 + j)", " " * 8)
+        out += [f"    if {' | '.join(f'(d{r}_{q} ^ o{r}_{q})' for q in range(t.cells))}:"]
+        out += write([f"d{r}_{q}" for q in range(t.cells)], "D", f"row0 + i{r}", "col0 + j", " " * 8)
+        out += store_marks(t, [(f"d{r}_{q}", f"o{r}_{q}") for q in range(t.cells)], f"row0 + i{r}", "col0 + j")
     return out
+
+
+def store_marks(t, words, row, column):
+    """Lines marking the changed lanes of a thread row's 4 words (``words``: their new and old
+    values' names) at D[row, column ...]: each changed lane's cell gets the round's mark, the
+    others keep theirs, read first. V holds int32 marks (two 16-byte loads and stores), or with
+    ``Tuning.lanes_marks16`` int16 marks two a word at D's word columns (one of each)."""
+    changed = [f"({new} ^ {old})" for new, old in words]
+    if t.lanes_marks16:
+        marks = [f"m{c}" for c in range(len(words))]
+        values = [mark_word(m, f"{c} & 0xFFFF", f"{c} >> 16") for m, c in zip(marks, changed)]
+    else:
+        column = f"2 * ({column})"
+        marks = [f"m{c}" for c in range(2 * len(words))]
+        values = [f"mark if {changed[c // 2]} {'& 0xFFFF' if c % 2 == 0 else '>> 16'} else m{c}" for c in range(len(marks))]
+    return read(marks, "V", row, column, " " * 8) + write(values, "V", row, column, " " * 8)
+
+
+def mark_word(old, low, high):
+    """An int16 mark pair's new word (``Tuning.lanes_marks16``): the round's mark in the low
+    half where ``low`` holds, in the high half where ``high`` does, ``old``'s halves elsewhere
+    (read back sign-extended: ``widen``)."""
+    return f"int32(((mark if {low} else {old}) & 0xFFFF) | (mark if {high} else {old} >> 16) << 16)"
 
 
 def write(values, array, row, column, indent="    "):
@@ -179,37 +206,78 @@ def phase3_source(t, lanes=False, tiles=False):
     name, args = ("phase3_lanes", "") if lanes else ("phase3_tiles", ", M") if tiles else ("phase3", "")
     src = [f"@lazy_kernel(SIG_{'TILES' if tiles else 'ROUND'}, cache=CACHE)", f"def {name}(D, V, kb, nb{args}):",
            "    X = cuda.shared.array(TILE, int32, alignment=16)",
-           "    Y = cuda.shared.array(TILE, int32, alignment=16)",
-           "    row0 = (cuda.blockIdx.y + (1 if cuda.blockIdx.y >= kb else 0)) * B",
-           "    col0 = cuda.blockIdx.x * B" if lanes else
-           "    col0 = (cuda.blockIdx.x + (1 if cuda.blockIdx.x >= kb else 0)) * B",
-           "    base = kb * B", "    mark = int32(-2 - kb)"]
+           "    Y = cuda.shared.array(TILE, int32, alignment=16)"]
+    src += (lanes_origin(t, 2) if lanes else
+            ["    row0 = (cuda.blockIdx.y + (1 if cuda.blockIdx.y >= kb else 0)) * B",
+             "    col0 = (cuda.blockIdx.x + (1 if cuda.blockIdx.x >= kb else 0)) * B"])
+    src += ["    base = kb * B", "    mark = int32(-2 - kb)"]
     if tiles:
         src += ["    if M[row0 // B, col0 // B] == 0:", "        return"]
     src += thread_cells(t) + read_cells(t, "D", "row0", "col0")
     operands = [("X", "row0", "base // 2", "twice")] if lanes else [("X", "row0", "base")]
     src += tile_loads(t, operands + [("Y", "base", "col0")]) + ["    cuda.syncthreads()"]
-    return "\n".join(src + product_stored(t, "words" if lanes else None)) + "\n"
+    src += product_stored(t, "words" if lanes else None) + (lookahead_closure(t, 2) if lanes else [])
+    return "\n".join(src) + "\n"
 
 
-def phase2_source(t, lanes=False):
+def lanes_origin(t, blocks):
+    """Lines placing a lanes phase-3 block: its tile's first row row0 and first word column col0
+    (column tiles ``blocks`` k-blocks wide; the k-block's row of tiles skipped). With
+    ``Tuning.lanes_lookahead`` the row tiles are rotated so blocks of blockIdx.y = 0, which
+    start first (every one in the first wave: nb / blocks of them), take row tile kb + 1: one
+    of them also closes the next diagonal tile (``lookahead_closure``). (Rotating the columns
+    too, to start it first of all, held one more value through the product: 16 bytes spilled.)"""
+    width = "B" if blocks == 2 else f"{blocks // 2} * B"  # words
+    if not t.lanes_lookahead:
+        return ["    row0 = (cuda.blockIdx.y + (1 if cuda.blockIdx.y >= kb else 0)) * B",
+                f"    col0 = cuda.blockIdx.x * {width}"]
+    return ["    row = kb + 1 + cuda.blockIdx.y",  # below 2·nb, never kb + nb (blockIdx.y < nb − 1)
+            "    row0 = (row - nb if row >= nb else row) * B",
+            f"    col0 = cuda.blockIdx.x * {width}"]
+
+
+def lookahead_closure(t, blocks):
+    """With ``Tuning.lanes_lookahead``, lines ending a lanes phase-3 block: the block of row tile
+    kb + 1 (see ``lanes_origin``) whose column tile (``blocks`` k-blocks wide) holds k-block
+    kb + 1 closes diagonal tile (kb + 1, kb + 1) after its stores, as phase 1 of round kb + 1
+    would, in its left operand tile X (free once every thread is past the barrier, which also
+    makes the block's stores visible to its loads). Round kb touches that tile nowhere else
+    (phase 2 only row and column kb), so it is final for phase 1 here. (``closure_ahead``, not
+    ``closure_pairs``: the latter's thread indices, merged with the product's by LLVM, held
+    values through the product and spilled 8 bytes of ``phase3_lanes_wide``.)"""
+    if not t.lanes_lookahead:
+        return []
+    return [f"    if cuda.blockIdx.y == 0 and cuda.blockIdx.x == (kb + 1) // {blocks} and kb + 1 < nb:",
+            "        cuda.syncthreads()",
+            "        closure_ahead(D, V, (kb + 1) * B, int32(-3 - kb), X, True)"]
+
+
+def phase2_source(t, lanes=False, closed=False):
     """Phases 1 and 2: each block closes the diagonal tile itself (block 0 writes it back),
     then its row tile becomes min(itself, diagonal ⊗ itself) or its column tile
     min(itself, itself ⊗ diagonal) — phase 3's product, nothing sequential left. With
     ``lanes`` (``phase2_lanes``) D holds 16-bit lane pairs: the tiles are unpacked into shared
     memory, the products run in int32 there (lanes are at most CAP: sums fit) and improved
-    cells are packed back."""
+    cells are packed back. ``closed``
+    (``phase2_lanes_closed``, rounds kb ≥ 1 with ``Tuning.lanes_lookahead``): the diagonal tile
+    was closed already, so it is loaded with the block's tile instead, and the kernel holds no
+    closure's code: few enough registers for four blocks an SM, every tile in one wave at
+    n = 16,384."""
     name, closure, load, mul, cells = (("phase2_lanes", "closure_pairs", "load_tile_unpacked", "mul_pairs", ", P")
                                        if lanes else ("phase2", "closure", "load_tile", "mul_global", ""))
-    return f"""@lazy_kernel(SIG_ROUND, cache=CACHE)
+    close = f"{closure}(D, V, kb * B, mark, C, cuda.blockIdx.x == 0)"
+    if closed:  # closed by round kb − 1's phase 3 (``Tuning.lanes_lookahead``): loaded with the tile
+        name, close, load = "phase2_lanes_closed", "", "load_tiles_unpacked"
+    bounds = ", launch_bounds=(THREADS, 4)" if closed else ""  # closed: four blocks an SM, one wave at nb ≤ 264
+    return f"""@lazy_kernel(SIG_ROUND, cache=CACHE{bounds})
 def {name}(D, V, kb, nb):
     C = cuda.shared.array(TILE, int32, alignment=16)
     P = cuda.shared.array(TILE, int32, alignment=16)
     mark = int32(-2 - kb)
-    {closure}(D, V, kb * B, mark, C, cuda.blockIdx.x == 0)
+    {close}
     if nb > 1:
         row0, col0 = peripheral_origin(kb, cuda.blockIdx.x, nb)
-        {load}(D, row0, col0, P)
+        {load}(D, {"kb * B, kb * B, C, " if closed else ""}row0, col0, P)
         if row0 == kb * B:
             {mul}(D, V, row0, col0, mark, C, P{cells})
         else:
@@ -265,6 +333,16 @@ def closure_source(t, lanes=None):
     return "\n".join(src) + "\n"
 
 
+def lookahead_closure_source(t):
+    """With ``Tuning.lanes_lookahead``, ``closure_ahead``: ``closure_pairs`` reading the thread's
+    index again (``fresh``), for the end of phase 3 (``lookahead_closure``); none without."""
+    if not t.lanes_lookahead:
+        return []
+    closure = closure_source(t, "pairs").replace("def closure_pairs(", "def closure_ahead(")
+    return [f"from {_APSP}.gpu_fast.fresh import thread_x, thread_y\n\n\n"
+            + closure.replace("cuda.threadIdx.x", "thread_x()").replace("cuda.threadIdx.y", "thread_y()")]
+
+
 def recover_source(t):
     """Cells (i, j0 ...) marked with their last improving round get their via: a k of that
     round's block on a shortest path, d(i, k) + d(k, j) = d(i, j), k != i, j (T is D
@@ -294,7 +372,7 @@ def candidate_loads(cells, mark, distance, block, candidate, total):
             + [f"        s{c} = {total.format(c=c)}" for c in cells])
 
 
-def recover_lanes_source(t, staged=False):
+def recover_lanes_source(t, staged=False, into16=False):
     """``recover`` on an exact lanes solve's L (every distance below CAP) and TL, L transposed
     lane by lane: a block takes row i and ``chunk`` of its cells (a launch argument, a multiple
     of the block's threads), in passes of one cell a thread: their marks and distances (from L)
@@ -305,18 +383,23 @@ def recover_lanes_source(t, staged=False):
     ``lanes_recover_batch`` cells issued before any is used. With ``staged``
     (``recover_lanes_rows``), L's row is first copied to shared memory R, and the cells read it
     there. (n = 16,384 on the H200, transpose + recovery: two candidates a thread, a warp a
-    cell, 30.3 ms, bound by instructions; eight, L's row staged: 17.9 ms; docs/gpu-notes.md.)"""
+    cell, 30.3 ms, bound by instructions; eight, L's row staged: 17.9 ms; docs/gpu-notes.md.)
+    With ``into16`` (``recover_lanes16``, ``Tuning.lanes_vias16``) the marks are VL's int16
+    ones and the vias go to N, int16."""
     words, threads = t.b // 2, t.threads * t.threads
     team = words // 4  # threads a cell
     per = threads // team  # cells a step
     batch = range(min(t.lanes_recover_batch, team))  # a pass holds threads = per · team cells
     row, r = ("R", "0") if staged else ("L", "i")
-    src = ["@lazy_kernel(SIG_LVTC, cache=CACHE)", f"def recover_lanes{'_rows' if staged else ''}(L, V, TL, chunk):",
+    name = f"recover_lanes{'16' if into16 else ''}{'_rows' if staged else ''}"
+    marks, vias = ("VL", "N") if into16 else ("V", "V")
+    src = [f"@lazy_kernel(SIG_LVTC{'N' if into16 else ''}, cache=CACHE)",
+           f"def {name}(L, {marks}, TL, chunk{', N' if into16 else ''}):",
            f"    SV = cuda.shared.array({threads}, int32)",
            f"    SE = cuda.shared.array({threads}, int32)",
            "    tid = cuda.threadIdx.y * cuda.blockDim.x + cuda.threadIdx.x",
            f"    w = tid % {team} * 4",
-           "    i = cuda.blockIdx.x", "    size = V.shape[1]"]
+           "    i = cuda.blockIdx.x", f"    size = {vias}.shape[1]"]
     if staged:
         src += [f"    R = cuda.shared.array((1, {t.lanes_row_words}), int32, alignment=16)",
                 f"    for x in range(4 * tid, L.shape[1], {4 * threads}):",
@@ -325,7 +408,8 @@ def recover_lanes_source(t, staged=False):
     src += ["    j0 = cuda.blockIdx.y * chunk",
             f"    for c0 in range(j0, min(j0 + chunk, size), {threads}):",
             "        cell = c0 + tid",
-            "        SV[tid] = V[i, cell] if cell < size else -1",
+            "        SV[tid] = " + ("((VL[i, cell // 2] >> (16 * (cell % 2)) & 0xFFFF) ^ 0x8000) - 0x8000" if into16
+                                    else "V[i, cell]") + " if cell < size else -1",
             "        if cell < size:",
             f"            SE[tid] = {row}[{r}, cell // 2] >> (16 * (cell % 2)) & 0xFFFF",
             "        cuda.syncthreads()"]
@@ -347,12 +431,13 @@ def recover_lanes_source(t, staged=False):
                     f"                    SV[{c}] = k",
                     f"                elif (s >> 16) == e{b} and k + 1 != i and k + 1 != j:",
                     f"                    SV[{c}] = k + 1"]
-    src += ["        cuda.syncthreads()", "        if cell < size:", "            V[i, cell] = SV[tid]"]
+    src += ["        cuda.syncthreads()", "        if cell < size:", f"            {vias}[i, cell] = SV[tid]"]
     return "\n".join(src) + "\n"
 
 
 def kernels_source(t):
     """Device functions for both launch shapes, and the kernels that schedule them."""
+    from .wide import phase3_wide_source  # (it builds on this module's helpers)
     parts = [
         f"from numba import cuda, int32, int64\nfrom {_APSP}.gpu_vector_load import load4, store4\n"
         "from engine.gpu_launch import lazy_kernel\n"
@@ -370,15 +455,21 @@ def kernels_source(t):
         phase3_source(t),
         phase3_source(t, tiles=True),
         loader_source(t, "load_tile_unpacked", 1, lanes=True),
+        loader_source(t, "load_tiles_unpacked", 2, lanes=True),
         closure_source(t, "pairs"),
+        *lookahead_closure_source(t),
         mul_global_source(t, "pairs"),
         phase3_source(t, lanes=True),
+        phase3_wide_source(t),
         recover_lanes_source(t),
         recover_lanes_source(t, staged=True),
+        *([recover_lanes_source(t, into16=True), recover_lanes_source(t, staged=True, into16=True)]
+          if t.lanes_vias16 else []),
         SCHEDULE_SOURCE,
         phase2_source(t),
-        LANES_SCHEDULE_SOURCE,
+        lanes_schedule_source(t.lanes_marks16, t.lanes_vias16),
         phase2_source(t, lanes=True),
+        phase2_source(t, lanes=True, closed=True),
     ]
     return "\n\n".join(parts)
 
@@ -390,7 +481,9 @@ def generated_source(t: Tuning) -> str:
                   "SIG_DT": [matrix] * 2, "SIG_DVT": [matrix] * 3, "SIG_DVTO": [matrix] * 3 + [answer],
                   "SIG_VN": [matrix, "int16[:, ::1]"],
                   "SIG_PACK": [matrix] * 4, "SIG_LVTC": [matrix] * 3 + [index],
-                  "SIG_WIDEN": [matrix] * 4 + ["int32[::1]", index], "SIG_TILES": [matrix, matrix, index, index, matrix]}
+                  "SIG_WIDEN": [matrix] * 4 + ["int32[::1]", index] + [matrix] * (2 if t.lanes_marks16 and not t.lanes_vias16 else 0),
+                  "SIG_LVTCN": [matrix] * 3 + [index, "int16[:, ::1]"],
+                  "SIG_TILES": [matrix, matrix, index, index, matrix]}
     source = re.sub(r"\bSIG_\w+\b", lambda m: repr(f"void({', '.join(signatures[m.group()])})"),
                     kernels_source(t)).replace("CACHE", repr(not SIMULATED))
     return source.replace(", alignment=16", "") if SIMULATED else source  # the simulator takes none

@@ -56,8 +56,34 @@ class Tuning:
     # The copied path solves in 16-bit lanes first (``gpu_lanes16``: twice the relaxations per
     # instruction), then in int32 only where some pair ended at the lanes' CAP (on its tiles).
     lanes16: bool = True
+    # Phase 3 on lanes in tiles of B rows × 2B words, 4 × 8 words a thread (``wide``: per
+    # relaxation half the tile's fixed work; nb padded to a multiple of 4). H100, n = 16,384:
+    # 187.1 ms of phase 3 against 192.9 (docs/gpu-notes.md).
+    lanes_wide: bool = True
+    # Look-ahead closure: the phase-3 block whose tile holds the next round's diagonal tile
+    # (kb + 1, kb + 1), started in the first wave, closes it after its stores (phase 1 of round
+    # kb + 1, done once), so phase 2 of rounds kb ≥ 1 (``phase2_lanes_closed``) only loads it
+    # and does its products, in one wave. H100, n = 16,384: phases 1+2 9.19 → 4.95 ms.
+    lanes_lookahead: bool = True
+    # A lanes solve's round marks kept as int16, two a word like the distances' lanes (VL: the
+    # first half of T, free until the recovery), in place of V's int32: a changed thread row
+    # reads and writes its 8 cells' old marks in one 16-byte access each, not two (the early
+    # rounds, where most cells improve, are bound by those bytes); ``widen`` writes them to V
+    # as int32 for everything after the lanes rounds. H100, n = 16,384: the first rounds of
+    # phase 3 1.11 → 0.83 ms, phase 3 187.1 → 182.8 ms.
+    lanes_marks16: bool = True
+    # With lanes_marks16: an exact lanes solve whose vias fit int16 recovers them from VL's
+    # marks straight into N (``recover_lanes16``: 2 bytes a cell read and written, not 4 + 4,
+    # and no ``narrow``); ``widen`` leaves V alone, and where the int32 recovery follows
+    # (pairs at the cap, or int32 vias) ``widen_marks`` writes V from VL first. H100,
+    # n = 16,384: widen 1.22 → 0.74 ms, narrow's 0.88 gone. (docs/gpu-notes.md, all three.)
+    lanes_vias16: bool = True
     answer_pool_bytes: int = 256 << 20  # mapped answer buffers kept, at most (beyond: copied back)
     graphs_kept: int = 8  # launch graphs kept per size (one per pair of input and answer buffers)
+
+    def __post_init__(self):
+        if self.lanes_vias16 and not self.lanes_marks16:
+            raise ValueError("Tuning: lanes_vias16 needs lanes_marks16 (the vias are recovered from VL's int16 marks)")
 
     @property
     def recover_rows(self) -> int:
@@ -70,7 +96,9 @@ class Tuning:
                       small_unroll=self.small_unroll,
                       tile_pad=self.tile_pad, recover_columns=self.recover_columns,
                       recover_batch=self.recover_batch, lanes_recover_batch=self.lanes_recover_batch,
-                      lanes_row_words=self.lanes_row_words)
+                      lanes_row_words=self.lanes_row_words,
+                      lanes_lookahead=self.lanes_lookahead, lanes_marks16=self.lanes_marks16,
+                      lanes_vias16=self.lanes_vias16)
 
 
 SIMULATOR = Tuning(b=16, threads=4, cells=4, unroll=4, recover_columns=8, recover_batch=4,
