@@ -189,26 +189,30 @@ def test_pairs_at_the_lanes_cap_are_solved_again_in_int32_on_their_tiles_only(gr
     np.testing.assert_array_equal(marked, expected)
 
 
-@pytest.mark.parametrize("changes", [dict(lanes_wide=False), dict(lanes_lookahead=False),
-                                     dict(lanes_marks16=False, lanes_vias16=False), dict(lanes_vias16=False),
-                                     dict(via16_max=0)],
-                         ids=lambda changes: ",".join(f"{key}={value}" for key, value in changes.items()))
-@pytest.mark.parametrize("graph", ["every distance below the cap", "unreachable vertex"])
+EXACT, UNREACHED = "every distance below the cap", "unreachable vertex"
+
+
+@pytest.mark.parametrize(("changes", "graph"), [
+    (dict(lanes_wide=False), EXACT), (dict(lanes_lookahead=False), EXACT), (dict(via16_max=0), EXACT),
+    (dict(lanes_marks16=False, lanes_vias16=False), EXACT), (dict(lanes_marks16=False, lanes_vias16=False), UNREACHED),
+    (dict(lanes_vias16=False), EXACT), (dict(lanes_vias16=False), UNREACHED)],
+    ids=lambda value: value if isinstance(value, str) else ",".join(f"{k}={v}" for k, v in value.items()))
 def test_the_lanes_switches_keep_the_answer_exact(changes, graph):
     # Each switch of the lanes off in turn (on by default, where the other lanes tests run them
     # all): phase 3 in tiles half as wide (the defaults: 5 k-blocks padded to 8, two column
     # tiles, the padding's cells past the graph; cells improving lane by lane over several
     # rounds), no look-ahead closure (phase 3 closes the next diagonal tile, phase 2 loads it),
-    # int32 marks, int32 marks recovered through V: the lanes' answer and routes as scipy's, or
-    # int32 rounds after them where the last vertex is reached by nothing.
+    # int32 vias, int32 marks, int32 marks recovered through V: the lanes' answer and routes as
+    # scipy's, or int32 rounds after them where the last vertex is reached by nothing (the
+    # switches that change what those rounds start from).
     solver = tuned(mapped_max=0, **changes)
     n = 4 * B + 3
     cost = paper_random_graph(n, 30, seed=12)
-    if graph == "unreachable vertex":
+    if graph == UNREACHED:
         cost[:, n - 1] = np.inf
         np.fill_diagonal(cost, 0)
     check(cost, solver)
-    assert solver.last_arithmetic == ("lanes16" if graph == "every distance below the cap" else "lanes16, then int32")
+    assert solver.last_arithmetic == ("lanes16" if graph == EXACT else "lanes16, then int32")
 
 
 def test_copied_graphs_in_int32_only_where_lanes_are_turned_off():
