@@ -72,9 +72,7 @@ def tile_words(word, m, lanes):
     """(tile column, value) pairs the m-th word of a load fills (see ``_tile_loads``)."""
     if lanes is None:
         return [(f"ew4 + {m}", word)]
-    low, high = f"({word} & 0xFFFF)", f"({word} >> 16)"
-    if lanes == "twice":
-        low, high = f"int32({low} * 0x10001)", f"int32({high} * 0x10001)"
+    low, high = (f"low_twice({word})", f"high_twice({word})") if lanes == "twice" else (f"({word} & 0xFFFF)", f"({word} >> 16)")
     return [(f"2 * ew8 + {2 * m}", low), (f"2 * ew8 + {2 * m + 1}", high)]
 
 
@@ -103,8 +101,10 @@ def store_marked(t, lanes=None):
                     f"        D[row0 + i{r}, (col0 + j) // 2 + {q // 2}] = int32(d{r}_{q} | d{r}_{q + 1} << 16)"]
             if t.lanes_marks16:
                 at = f"row0 + i{r}, (col0 + j) // 2 + {q // 2}"
-                out += [f"        m = V[{at}]",
-                        f"        V[{at}] = {mark_word('m', f'd{r}_{q} < o{r}_{q}', f'd{r}_{q + 1} < o{r}_{q + 1}')}"]
+                pair = f"(d{r}_{q} ^ o{r}_{q}) | (d{r}_{q + 1} ^ o{r}_{q + 1}) << 16"  # (cells below CAP)
+                out += [f"        store_marks(V, {at}, mark, (int32({pair}),))"] if t.lanes_mark_halves else [
+                    f"        m = V[{at}]",
+                    f"        V[{at}] = {mark_word('m', f'd{r}_{q} < o{r}_{q}', f'd{r}_{q + 1} < o{r}_{q + 1}')}"]
         if lanes == "pairs" and t.lanes_marks16:
             continue
         out += [f"    if d{r}_{q} < o{r}_{q}:"]
@@ -134,6 +134,8 @@ def store_marks(t, words, row, column):
     others keep theirs, read first. V holds int32 marks (two 16-byte loads and stores), or with
     ``Tuning.lanes_marks16`` int16 marks two a word at D's word columns (one of each)."""
     changed = [f"({new} ^ {old})" for new, old in words]
+    if t.lanes_marks16 and t.lanes_mark_halves:
+        return [f"        store_marks(V, {row}, {column}, mark, ({', '.join(changed)}))"]
     if t.lanes_marks16:
         marks = [f"m{c}" for c in range(len(words))]
         values = [mark_word(m, f"{c} & 0xFFFF", f"{c} >> 16") for m, c in zip(marks, changed)]
@@ -439,10 +441,10 @@ def kernels_source(t):
     """Device functions for both launch shapes, and the kernels that schedule them."""
     from .wide import phase3_wide_source  # (it builds on this module's helpers)
     parts = [
-        f"from numba import cuda, int32, int64\nfrom {_APSP}.gpu_vector_load import load4, store4\n"
+        f"from numba import cuda, int32, int64\nfrom {_APSP}.gpu_vector_load import load4, store4, store_marks\n"
         "from engine.gpu_launch import lazy_kernel\n"
         f"from {_APSP}.gpu_fast.addmin import addmin\n"
-        f"from {_APSP}.gpu_lanes16 import addmin2\n",
+        f"from {_APSP}.gpu_lanes16 import addmin2, high_twice, low_twice\n",
         f"B = {t.b}\nTILE = ({t.b}, {t.b + t.tile_pad})\nSQUARE = ({t.b}, {t.b})\nSKEWED = ({t.b}, {t.b + 1})\nINF = int32({int(INF)})\nTHREADS = {t.threads * t.threads}\n"
         f"CAP = {CAP}\n"
         f"RECOVER_COLUMNS = {t.recover_columns}\nRECOVER_ROWS = {t.recover_rows}\n",

@@ -78,6 +78,9 @@ class Tuning:
     # (pairs at the cap, or int32 vias) ``widen_marks`` writes V from VL first. H100,
     # n = 16,384: widen 1.22 → 0.74 ms, narrow's 0.88 gone. (docs/gpu-notes.md, all three.)
     lanes_vias16: bool = True
+    # With lanes_marks16: a changed cell's int16 mark written alone, by a 16-bit store
+    # (``gpu_vector_load.store_half``), not its word of two marks read, rebuilt and written.
+    lanes_mark_halves: bool = False
     answer_pool_bytes: int = 256 << 20  # mapped answer buffers kept, at most (beyond: copied back)
     graphs_kept: int = 8  # launch graphs kept per size (one per pair of input and answer buffers)
 
@@ -98,7 +101,7 @@ class Tuning:
                       recover_batch=self.recover_batch, lanes_recover_batch=self.lanes_recover_batch,
                       lanes_row_words=self.lanes_row_words,
                       lanes_lookahead=self.lanes_lookahead, lanes_marks16=self.lanes_marks16,
-                      lanes_vias16=self.lanes_vias16)
+                      lanes_vias16=self.lanes_vias16, lanes_mark_halves=self.lanes_mark_halves)
 
 
 SIMULATOR = Tuning(b=16, threads=4, cells=4, unroll=4, recover_columns=8, recover_batch=4,

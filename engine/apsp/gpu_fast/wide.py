@@ -40,8 +40,7 @@ def vector_tile(t, copies, in_flight=8):
             if not twice:
                 out += write([f"x{n}_{m}" for m in range(4)], name, row, "ew4")
                 continue
-            halves = [f"int32(({f'x{n}_{m // 2}'} {'& 0xFFFF' if m % 2 == 0 else '>> 16'}) * 0x10001)"
-                      for m in range(8)]
+            halves = [f"{'high' if m % 2 else 'low'}_twice(x{n}_{m // 2})" for m in range(8)]
             out += write(halves, name, row, "2 * ew8")
     return out
 
