@@ -195,8 +195,7 @@ EXACT, UNREACHED = "every distance below the cap", "unreachable vertex"
 @pytest.mark.parametrize(("changes", "graph"), [
     (dict(lanes_wide=False), EXACT), (dict(lanes_lookahead=False), EXACT), (dict(via16_max=0), EXACT),
     (dict(lanes_marks16=False, lanes_vias16=False), EXACT), (dict(lanes_marks16=False, lanes_vias16=False), UNREACHED),
-    (dict(lanes_vias16=False), EXACT), (dict(lanes_vias16=False), UNREACHED),
-    (dict(lanes_mark_halves=True), EXACT), (dict(lanes_mark_halves=True), UNREACHED)],
+    (dict(lanes_vias16=False), EXACT), (dict(lanes_vias16=False), UNREACHED)],
     ids=lambda value: value if isinstance(value, str) else ",".join(f"{k}={v}" for k, v in value.items()))
 def test_the_lanes_switches_keep_the_answer_exact(changes, graph):
     # Each switch of the lanes off in turn (on by default, where the other lanes tests run them

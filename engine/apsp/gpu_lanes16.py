@@ -2,9 +2,7 @@
 
 ``addmin2(d, a, b)`` relaxes both lanes at once, ``min(d, a + b)`` lane by lane: PTX's
 ``add.u16x2`` and ``min.u16x2`` (sm_90), which ptxas fuses into one Hopper ``VIADDMNMX.U16x2``
-— two relaxations an instruction where int32 gets one. ``low_twice(x)`` and ``high_twice(x)``
-are a word with x's low (high) lane in both halves, a left operand of ``addmin2``: one ``PRMT``
-each (``(x & 0xFFFF) * 0x10001`` takes two instructions).
+— two relaxations an instruction where int32 gets one.
 
 Lanes hold ``min(distance, CAP)``: every value is at most CAP, so a lane sum is at most 2·CAP
 and never wraps past 16 bits, and min-plus with that cap is exact for every distance below it
@@ -22,12 +20,6 @@ if SIMULATED:
         low = min(d & 0xFFFF, (a & 0xFFFF) + (b & 0xFFFF))
         high = min(d >> 16, (a >> 16) + (b >> 16))
         return type(d)(low | high << 16)
-
-    def low_twice(x):
-        return type(x)((x & 0xFFFF) * 0x10001)
-
-    def high_twice(x):
-        return type(x)((x >> 16 & 0xFFFF) * 0x10001)
 else:
     from llvmlite import ir
     from numba import types
@@ -44,21 +36,3 @@ else:
             return builder.asm(ir.FunctionType(word, [word] * 3), asm, "=r,r,r,r", list(args), False)
 
         return types.int32(d, a, b), codegen
-
-    def _twice(selector):
-        @intrinsic
-        def twice(typingctx, x):
-            if x != types.int32:
-                return None
-            word = ir.IntType(32)
-
-            def codegen(context, builder, signature, args):
-                return builder.asm(ir.FunctionType(word, [word]), f"prmt.b32 $0, $1, 0, {selector};", "=r,r",
-                                   list(args), False)
-
-            return types.int32(x), codegen
-
-        return twice
-
-    low_twice = _twice("0x1010")
-    high_twice = _twice("0x3232")

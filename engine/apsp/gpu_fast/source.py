@@ -72,7 +72,9 @@ def tile_words(word, m, lanes):
     """(tile column, value) pairs the m-th word of a load fills (see ``_tile_loads``)."""
     if lanes is None:
         return [(f"ew4 + {m}", word)]
-    low, high = (f"low_twice({word})", f"high_twice({word})") if lanes == "twice" else (f"({word} & 0xFFFF)", f"({word} >> 16)")
+    low, high = f"({word} & 0xFFFF)", f"({word} >> 16)"
+    if lanes == "twice":
+        low, high = f"int32({low} * 0x10001)", f"int32({high} * 0x10001)"
     return [(f"2 * ew8 + {2 * m}", low), (f"2 * ew8 + {2 * m + 1}", high)]
 
 
@@ -91,7 +93,7 @@ def store_marked(t, lanes=None):
     holds 16-bit lane pairs (columns in words: col0 and j count words), the cells are either
     such words ("words": a changed word is stored, and each changed lane's cell marked) or
     int32 cells stored two to a word ("pairs"; with ``Tuning.lanes_marks16`` V holds the marks
-    as int16 pairs too, and a changed pair's word of marks is read and written whole)."""
+    as int16 pairs too, each changed cell's written alone: ``gpu_vector_load.store_marks``)."""
     if lanes == "words":
         return store_words(t)
     out = []
@@ -102,9 +104,7 @@ def store_marked(t, lanes=None):
             if t.lanes_marks16:
                 at = f"row0 + i{r}, (col0 + j) // 2 + {q // 2}"
                 pair = f"(d{r}_{q} ^ o{r}_{q}) | (d{r}_{q + 1} ^ o{r}_{q + 1}) << 16"  # (cells below CAP)
-                out += [f"        store_marks(V, {at}, mark, (int32({pair}),))"] if t.lanes_mark_halves else [
-                    f"        m = V[{at}]",
-                    f"        V[{at}] = {mark_word('m', f'd{r}_{q} < o{r}_{q}', f'd{r}_{q + 1} < o{r}_{q + 1}')}"]
+                out += [f"        store_marks(V, D, {at}, mark, (int32({pair}),))"]
         if lanes == "pairs" and t.lanes_marks16:
             continue
         out += [f"    if d{r}_{q} < o{r}_{q}:"]
@@ -116,7 +116,7 @@ def store_marked(t, lanes=None):
 
 def store_words(t):
     """``store_marked`` for cells that are 16-bit lane pairs, in 16-byte accesses: each thread
-    row with a changed word stores its words in one, and its cells' marks (``store_marks``).
+    row with a changed word stores its words in one, and its cells' marks (``word_marks``).
     (Stored cell by cell, the early rounds, where most cells improve, took up to 4.5 times a
     late one's time at n = 16,384; with every row's old marks read at once, the registers they
     took slowed every round.)"""
@@ -124,33 +124,25 @@ def store_words(t):
     for r in range(t.cells):
         out += [f"    if {' | '.join(f'(d{r}_{q} ^ o{r}_{q})' for q in range(t.cells))}:"]
         out += write([f"d{r}_{q}" for q in range(t.cells)], "D", f"row0 + i{r}", "col0 + j", " " * 8)
-        out += store_marks(t, [(f"d{r}_{q}", f"o{r}_{q}") for q in range(t.cells)], f"row0 + i{r}", "col0 + j")
+        out += word_marks(t, [(f"d{r}_{q}", f"o{r}_{q}") for q in range(t.cells)], f"row0 + i{r}", "col0 + j")
     return out
 
 
-def store_marks(t, words, row, column):
+def word_marks(t, words, row, column):
     """Lines marking the changed lanes of a thread row's 4 words (``words``: their new and old
     values' names) at D[row, column ...]: each changed lane's cell gets the round's mark, the
-    others keep theirs, read first. V holds int32 marks (two 16-byte loads and stores), or with
-    ``Tuning.lanes_marks16`` int16 marks two a word at D's word columns (one of each)."""
+    others keep theirs. V holds int32 marks (read first; two 16-byte loads and stores), or with
+    ``Tuning.lanes_marks16`` int16 marks two a word at D's word columns, each changed one
+    written alone by a predicated 16-bit store (``gpu_vector_load.store_marks``: no read; H100,
+    n = 16,384: phase 3's late rounds 0.681 → 0.649 ms against the word read, rebuilt and
+    written whole, the first rounds 0.83 → 0.97; docs/gpu-notes.md)."""
     changed = [f"({new} ^ {old})" for new, old in words]
-    if t.lanes_marks16 and t.lanes_mark_halves:
-        return [f"        store_marks(V, {row}, {column}, mark, ({', '.join(changed)}))"]
     if t.lanes_marks16:
-        marks = [f"m{c}" for c in range(len(words))]
-        values = [mark_word(m, f"{c} & 0xFFFF", f"{c} >> 16") for m, c in zip(marks, changed)]
-    else:
-        column = f"2 * ({column})"
-        marks = [f"m{c}" for c in range(2 * len(words))]
-        values = [f"mark if {changed[c // 2]} {'& 0xFFFF' if c % 2 == 0 else '>> 16'} else m{c}" for c in range(len(marks))]
+        return [f"        store_marks(V, D, {row}, {column}, mark, ({', '.join(changed)}))"]
+    column = f"2 * ({column})"
+    marks = [f"m{c}" for c in range(2 * len(words))]
+    values = [f"mark if {changed[c // 2]} {'& 0xFFFF' if c % 2 == 0 else '>> 16'} else m{c}" for c in range(len(marks))]
     return read(marks, "V", row, column, " " * 8) + write(values, "V", row, column, " " * 8)
-
-
-def mark_word(old, low, high):
-    """An int16 mark pair's new word (``Tuning.lanes_marks16``): the round's mark in the low
-    half where ``low`` holds, in the high half where ``high`` does, ``old``'s halves elsewhere
-    (read back sign-extended: ``widen``)."""
-    return f"int32(((mark if {low} else {old}) & 0xFFFF) | (mark if {high} else {old} >> 16) << 16)"
 
 
 def write(values, array, row, column, indent="    "):
@@ -444,7 +436,7 @@ def kernels_source(t):
         f"from numba import cuda, int32, int64\nfrom {_APSP}.gpu_vector_load import load4, store4, store_marks\n"
         "from engine.gpu_launch import lazy_kernel\n"
         f"from {_APSP}.gpu_fast.addmin import addmin\n"
-        f"from {_APSP}.gpu_lanes16 import addmin2, high_twice, low_twice\n",
+        f"from {_APSP}.gpu_lanes16 import addmin2\n",
         f"B = {t.b}\nTILE = ({t.b}, {t.b + t.tile_pad})\nSQUARE = ({t.b}, {t.b})\nSKEWED = ({t.b}, {t.b + 1})\nINF = int32({int(INF)})\nTHREADS = {t.threads * t.threads}\n"
         f"CAP = {CAP}\n"
         f"RECOVER_COLUMNS = {t.recover_columns}\nRECOVER_ROWS = {t.recover_rows}\n",
