@@ -120,12 +120,17 @@ def store_words(t):
     (Stored cell by cell, the early rounds, where most cells improve, took up to 4.5 times a
     late one's time at n = 16,384; with every row's old marks read at once, the registers they
     took slowed every round.)"""
-    out = []
-    for r in range(t.cells):
-        out += [f"    if {' | '.join(f'(d{r}_{q} ^ o{r}_{q})' for q in range(t.cells))}:"]
-        out += write([f"d{r}_{q}" for q in range(t.cells)], "D", f"row0 + i{r}", "col0 + j", " " * 8)
-        out += word_marks(t, [(f"d{r}_{q}", f"o{r}_{q}") for q in range(t.cells)], f"row0 + i{r}", "col0 + j")
-    return out
+    return [line for r in range(t.cells) for line in quad_store(t, r, range(t.cells), "col0 + j")]
+
+
+def quad_store(t, r, quad, column):
+    """Lines storing thread row r's words d{r}_{q} (q in ``quad``, four) at D[row0 + i{r},
+    column ...] in one 16-byte store if any differs from its old value o{r}_{q}, and their
+    changed cells' marks (``word_marks``)."""
+    row = f"row0 + i{r}"
+    return ([f"    if {' | '.join(f'(d{r}_{q} ^ o{r}_{q})' for q in quad)}:"]
+            + write([f"d{r}_{q}" for q in quad], "D", row, column, " " * 8)
+            + word_marks(t, [(f"d{r}_{q}", f"o{r}_{q}") for q in quad], row, column))
 
 
 def word_marks(t, words, row, column):
@@ -189,6 +194,9 @@ def mul_global_source(t, lanes=None):
     return "\n".join(src + product_stored(t, lanes, t.small_unroll)) + "\n"
 
 
+ROW_PAST_KB = "    row0 = (cuda.blockIdx.y + (1 if cuda.blockIdx.y >= kb else 0)) * B"  # phase 3's row tile: kb's skipped
+
+
 def phase3_source(t, lanes=False, tiles=False):
     """Phase 3: every tile off the k-block's row and column = min(itself, its row's column
     tile ⊗ its column's row tile). The thread's cells are read before the operand tiles, so
@@ -201,9 +209,7 @@ def phase3_source(t, lanes=False, tiles=False):
     src = [f"@lazy_kernel(SIG_{'TILES' if tiles else 'ROUND'}, cache=CACHE)", f"def {name}(D, V, kb, nb{args}):",
            "    X = cuda.shared.array(TILE, int32, alignment=16)",
            "    Y = cuda.shared.array(TILE, int32, alignment=16)"]
-    src += (lanes_origin(t, 2) if lanes else
-            ["    row0 = (cuda.blockIdx.y + (1 if cuda.blockIdx.y >= kb else 0)) * B",
-             "    col0 = (cuda.blockIdx.x + (1 if cuda.blockIdx.x >= kb else 0)) * B"])
+    src += lanes_origin(t, 2) if lanes else [ROW_PAST_KB, "    col0 = (cuda.blockIdx.x + (1 if cuda.blockIdx.x >= kb else 0)) * B"]
     src += ["    base = kb * B", "    mark = int32(-2 - kb)"]
     if tiles:
         src += ["    if M[row0 // B, col0 // B] == 0:", "        return"]
@@ -223,8 +229,7 @@ def lanes_origin(t, blocks):
     too, to start it first of all, held one more value through the product: 16 bytes spilled.)"""
     width = "B" if blocks == 2 else f"{blocks // 2} * B"  # words
     if not t.lanes_lookahead:
-        return ["    row0 = (cuda.blockIdx.y + (1 if cuda.blockIdx.y >= kb else 0)) * B",
-                f"    col0 = cuda.blockIdx.x * {width}"]
+        return [ROW_PAST_KB, f"    col0 = cuda.blockIdx.x * {width}"]
     return ["    row = kb + 1 + cuda.blockIdx.y",  # below 2·nb, never kb + nb (blockIdx.y < nb − 1)
             "    row0 = (row - nb if row >= nb else row) * B",
             f"    col0 = cuda.blockIdx.x * {width}"]
@@ -379,7 +384,7 @@ def recover_lanes_source(t, staged=False, into16=False):
     there. (n = 16,384 on the H200, transpose + recovery: two candidates a thread, a warp a
     cell, 30.3 ms, bound by instructions; eight, L's row staged: 17.9 ms; docs/gpu-notes.md.)
     With ``into16`` (``recover_lanes16``, ``Tuning.lanes_vias16``) the marks are VL's int16
-    ones and the vias go to N, int16."""
+    ones (``mark16``, with ``widen_mark`` in kernel_text's marks source) and the vias go to N, int16."""
     words, threads = t.b // 2, t.threads * t.threads
     team = words // 4  # threads a cell
     per = threads // team  # cells a step
@@ -402,8 +407,8 @@ def recover_lanes_source(t, staged=False, into16=False):
     src += ["    j0 = cuda.blockIdx.y * chunk",
             f"    for c0 in range(j0, min(j0 + chunk, size), {threads}):",
             "        cell = c0 + tid",
-            "        SV[tid] = " + ("((VL[i, cell // 2] >> (16 * (cell % 2)) & 0xFFFF) ^ 0x8000) - 0x8000" if into16
-                                    else "V[i, cell]") + " if cell < size else -1",
+            "        SV[tid] = " + ("mark16(VL[i, cell // 2], cell % 2)" if into16 else "V[i, cell]")
+            + " if cell < size else -1",
             "        if cell < size:",
             f"            SE[tid] = {row}[{r}, cell // 2] >> (16 * (cell % 2)) & 0xFFFF",
             "        cuda.syncthreads()"]
