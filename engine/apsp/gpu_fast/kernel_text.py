@@ -205,11 +205,17 @@ def widen(D, wide, W, M, capped, token):
 
 MARKS_SOURCE = '''
 @cuda.jit(device=True, inline=True)
+def mark16(word, half):
+    """The int16 mark in half ``half`` (0 low, 1 high) of an int16 pair's word, sign-extended."""
+    return ((word >> (16 * half) & 0xFFFF) ^ 0x8000) - 0x8000
+
+
+@cuda.jit(device=True, inline=True)
 def widen_mark(VL, V, i, w):
     """V[i, 2w], V[i, 2w + 1] = the int16 marks of VL[i, w], sign-extended."""
     m = VL[i, w]
-    V[i, 2 * w] = ((m & 0xFFFF) ^ 0x8000) - 0x8000
-    V[i, 2 * w + 1] = m >> 16
+    V[i, 2 * w] = mark16(m, 0)
+    V[i, 2 * w + 1] = mark16(m, 1)
 
 
 @lazy_kernel(SIG_DT, cache=CACHE)

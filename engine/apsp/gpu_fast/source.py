@@ -93,7 +93,7 @@ def store_marked(t, lanes=None):
     holds 16-bit lane pairs (columns in words: col0 and j count words), the cells are either
     such words ("words": a changed word is stored, and each changed lane's cell marked) or
     int32 cells stored two to a word ("pairs"; with ``Tuning.lanes_marks16`` V holds the marks
-    as int16 pairs too, and a changed pair's word of marks is read and written whole)."""
+    as int16 pairs too, each changed cell's written alone: ``gpu_vector_load.store_marks``)."""
     if lanes == "words":
         return store_words(t)
     out = []
@@ -103,8 +103,8 @@ def store_marked(t, lanes=None):
                     f"        D[row0 + i{r}, (col0 + j) // 2 + {q // 2}] = int32(d{r}_{q} | d{r}_{q + 1} << 16)"]
             if t.lanes_marks16:
                 at = f"row0 + i{r}, (col0 + j) // 2 + {q // 2}"
-                out += [f"        m = V[{at}]",
-                        f"        V[{at}] = {mark_word('m', f'd{r}_{q} < o{r}_{q}', f'd{r}_{q + 1} < o{r}_{q + 1}')}"]
+                pair = f"(d{r}_{q} ^ o{r}_{q}) | (d{r}_{q + 1} ^ o{r}_{q + 1}) << 16"  # (cells below CAP)
+                out += [f"        store_marks(V, D, {at}, mark, (int32({pair}),))"]
         if lanes == "pairs" and t.lanes_marks16:
             continue
         out += [f"    if d{r}_{q} < o{r}_{q}:"]
@@ -116,39 +116,38 @@ def store_marked(t, lanes=None):
 
 def store_words(t):
     """``store_marked`` for cells that are 16-bit lane pairs, in 16-byte accesses: each thread
-    row with a changed word stores its words in one, and its cells' marks (``store_marks``).
+    row with a changed word stores its words in one, and its cells' marks (``word_marks``).
     (Stored cell by cell, the early rounds, where most cells improve, took up to 4.5 times a
     late one's time at n = 16,384; with every row's old marks read at once, the registers they
     took slowed every round.)"""
-    out = []
-    for r in range(t.cells):
-        out += [f"    if {' | '.join(f'(d{r}_{q} ^ o{r}_{q})' for q in range(t.cells))}:"]
-        out += write([f"d{r}_{q}" for q in range(t.cells)], "D", f"row0 + i{r}", "col0 + j", " " * 8)
-        out += store_marks(t, [(f"d{r}_{q}", f"o{r}_{q}") for q in range(t.cells)], f"row0 + i{r}", "col0 + j")
-    return out
+    return [line for r in range(t.cells) for line in quad_store(t, r, range(t.cells), "col0 + j")]
 
 
-def store_marks(t, words, row, column):
+def quad_store(t, r, quad, column):
+    """Lines storing thread row r's words d{r}_{q} (q in ``quad``, four) at D[row0 + i{r},
+    column ...] in one 16-byte store if any differs from its old value o{r}_{q}, and their
+    changed cells' marks (``word_marks``)."""
+    row = f"row0 + i{r}"
+    return ([f"    if {' | '.join(f'(d{r}_{q} ^ o{r}_{q})' for q in quad)}:"]
+            + write([f"d{r}_{q}" for q in quad], "D", row, column, " " * 8)
+            + word_marks(t, [(f"d{r}_{q}", f"o{r}_{q}") for q in quad], row, column))
+
+
+def word_marks(t, words, row, column):
     """Lines marking the changed lanes of a thread row's 4 words (``words``: their new and old
     values' names) at D[row, column ...]: each changed lane's cell gets the round's mark, the
-    others keep theirs, read first. V holds int32 marks (two 16-byte loads and stores), or with
-    ``Tuning.lanes_marks16`` int16 marks two a word at D's word columns (one of each)."""
+    others keep theirs. V holds int32 marks (read first; two 16-byte loads and stores), or with
+    ``Tuning.lanes_marks16`` int16 marks two a word at D's word columns, each changed one
+    written alone by a predicated 16-bit store (``gpu_vector_load.store_marks``: no read; H100,
+    n = 16,384: phase 3's late rounds 0.681 → 0.649 ms against the word read, rebuilt and
+    written whole, the first rounds 0.83 → 0.97; docs/gpu-notes.md)."""
     changed = [f"({new} ^ {old})" for new, old in words]
     if t.lanes_marks16:
-        marks = [f"m{c}" for c in range(len(words))]
-        values = [mark_word(m, f"{c} & 0xFFFF", f"{c} >> 16") for m, c in zip(marks, changed)]
-    else:
-        column = f"2 * ({column})"
-        marks = [f"m{c}" for c in range(2 * len(words))]
-        values = [f"mark if {changed[c // 2]} {'& 0xFFFF' if c % 2 == 0 else '>> 16'} else m{c}" for c in range(len(marks))]
+        return [f"        store_marks(V, D, {row}, {column}, mark, ({', '.join(changed)}))"]
+    column = f"2 * ({column})"
+    marks = [f"m{c}" for c in range(2 * len(words))]
+    values = [f"mark if {changed[c // 2]} {'& 0xFFFF' if c % 2 == 0 else '>> 16'} else m{c}" for c in range(len(marks))]
     return read(marks, "V", row, column, " " * 8) + write(values, "V", row, column, " " * 8)
-
-
-def mark_word(old, low, high):
-    """An int16 mark pair's new word (``Tuning.lanes_marks16``): the round's mark in the low
-    half where ``low`` holds, in the high half where ``high`` does, ``old``'s halves elsewhere
-    (read back sign-extended: ``widen``)."""
-    return f"int32(((mark if {low} else {old}) & 0xFFFF) | (mark if {high} else {old} >> 16) << 16)"
 
 
 def write(values, array, row, column, indent="    "):
@@ -195,6 +194,9 @@ def mul_global_source(t, lanes=None):
     return "\n".join(src + product_stored(t, lanes, t.small_unroll)) + "\n"
 
 
+ROW_PAST_KB = "    row0 = (cuda.blockIdx.y + (1 if cuda.blockIdx.y >= kb else 0)) * B"  # phase 3's row tile: kb's skipped
+
+
 def phase3_source(t, lanes=False, tiles=False):
     """Phase 3: every tile off the k-block's row and column = min(itself, its row's column
     tile ⊗ its column's row tile). The thread's cells are read before the operand tiles, so
@@ -207,9 +209,7 @@ def phase3_source(t, lanes=False, tiles=False):
     src = [f"@lazy_kernel(SIG_{'TILES' if tiles else 'ROUND'}, cache=CACHE)", f"def {name}(D, V, kb, nb{args}):",
            "    X = cuda.shared.array(TILE, int32, alignment=16)",
            "    Y = cuda.shared.array(TILE, int32, alignment=16)"]
-    src += (lanes_origin(t, 2) if lanes else
-            ["    row0 = (cuda.blockIdx.y + (1 if cuda.blockIdx.y >= kb else 0)) * B",
-             "    col0 = (cuda.blockIdx.x + (1 if cuda.blockIdx.x >= kb else 0)) * B"])
+    src += lanes_origin(t, 2) if lanes else [ROW_PAST_KB, "    col0 = (cuda.blockIdx.x + (1 if cuda.blockIdx.x >= kb else 0)) * B"]
     src += ["    base = kb * B", "    mark = int32(-2 - kb)"]
     if tiles:
         src += ["    if M[row0 // B, col0 // B] == 0:", "        return"]
@@ -229,8 +229,7 @@ def lanes_origin(t, blocks):
     too, to start it first of all, held one more value through the product: 16 bytes spilled.)"""
     width = "B" if blocks == 2 else f"{blocks // 2} * B"  # words
     if not t.lanes_lookahead:
-        return ["    row0 = (cuda.blockIdx.y + (1 if cuda.blockIdx.y >= kb else 0)) * B",
-                f"    col0 = cuda.blockIdx.x * {width}"]
+        return [ROW_PAST_KB, f"    col0 = cuda.blockIdx.x * {width}"]
     return ["    row = kb + 1 + cuda.blockIdx.y",  # below 2·nb, never kb + nb (blockIdx.y < nb − 1)
             "    row0 = (row - nb if row >= nb else row) * B",
             f"    col0 = cuda.blockIdx.x * {width}"]
@@ -385,7 +384,7 @@ def recover_lanes_source(t, staged=False, into16=False):
     there. (n = 16,384 on the H200, transpose + recovery: two candidates a thread, a warp a
     cell, 30.3 ms, bound by instructions; eight, L's row staged: 17.9 ms; docs/gpu-notes.md.)
     With ``into16`` (``recover_lanes16``, ``Tuning.lanes_vias16``) the marks are VL's int16
-    ones and the vias go to N, int16."""
+    ones (``mark16``, with ``widen_mark`` in kernel_text's marks source) and the vias go to N, int16."""
     words, threads = t.b // 2, t.threads * t.threads
     team = words // 4  # threads a cell
     per = threads // team  # cells a step
@@ -408,8 +407,8 @@ def recover_lanes_source(t, staged=False, into16=False):
     src += ["    j0 = cuda.blockIdx.y * chunk",
             f"    for c0 in range(j0, min(j0 + chunk, size), {threads}):",
             "        cell = c0 + tid",
-            "        SV[tid] = " + ("((VL[i, cell // 2] >> (16 * (cell % 2)) & 0xFFFF) ^ 0x8000) - 0x8000" if into16
-                                    else "V[i, cell]") + " if cell < size else -1",
+            "        SV[tid] = " + ("mark16(VL[i, cell // 2], cell % 2)" if into16 else "V[i, cell]")
+            + " if cell < size else -1",
             "        if cell < size:",
             f"            SE[tid] = {row}[{r}, cell // 2] >> (16 * (cell % 2)) & 0xFFFF",
             "        cuda.syncthreads()"]
@@ -439,7 +438,7 @@ def kernels_source(t):
     """Device functions for both launch shapes, and the kernels that schedule them."""
     from .wide import phase3_wide_source  # (it builds on this module's helpers)
     parts = [
-        f"from numba import cuda, int32, int64\nfrom {_APSP}.gpu_vector_load import load4, store4\n"
+        f"from numba import cuda, int32, int64\nfrom {_APSP}.gpu_vector_load import load4, store4, store_marks\n"
         "from engine.gpu_launch import lazy_kernel\n"
         f"from {_APSP}.gpu_fast.addmin import addmin\n"
         f"from {_APSP}.gpu_lanes16 import addmin2\n",

@@ -66,11 +66,11 @@ class Tuning:
     # and does its products, in one wave. H100, n = 16,384: phases 1+2 9.19 → 4.95 ms.
     lanes_lookahead: bool = True
     # A lanes solve's round marks kept as int16, two a word like the distances' lanes (VL: the
-    # first half of T, free until the recovery), in place of V's int32: a changed thread row
-    # reads and writes its 8 cells' old marks in one 16-byte access each, not two (the early
-    # rounds, where most cells improve, are bound by those bytes); ``widen`` writes them to V
-    # as int32 for everything after the lanes rounds. H100, n = 16,384: the first rounds of
-    # phase 3 1.11 → 0.83 ms, phase 3 187.1 → 182.8 ms.
+    # first half of T, free until the recovery), in place of V's int32: half the marks' bytes
+    # (the early rounds, where most cells improve, are bound by them), each changed cell's mark
+    # written alone by a 16-bit store, no old mark read (``source.word_marks``); ``widen``
+    # writes them to V as int32 for everything after the lanes rounds. H100, n = 16,384: phase
+    # 3 187.1 → 182.8 ms with the pair's word read and rebuilt, → 172.7 with 16-bit stores.
     lanes_marks16: bool = True
     # With lanes_marks16: an exact lanes solve whose vias fit int16 recovers them from VL's
     # marks straight into N (``recover_lanes16``: 2 bytes a cell read and written, not 4 + 4,

@@ -9,7 +9,7 @@ filled by 16-byte stores. The stores' old words are read from D again after the 
 held: 80 registers a thread, three blocks an SM (held, 112 registers and two blocks an SM:
 phase 3 took 204.7 ms at n = 16,384 against 193.0 for ``phase3_lanes``, H100)."""
 
-from .source import lanes_origin, lookahead_closure, read, store_marks, thread_cells, write
+from .source import lanes_origin, lookahead_closure, quad_store, read, thread_cells, write
 
 QUADS = 2  # a thread's quads of words a row
 
@@ -76,16 +76,11 @@ def phase3_wide_source(t) -> str:
 
 
 def stores(t):
-    """Each thread row's quad with a changed word: its 4 words in one 16-byte store, its 8
-    cells' marks as ``source.store_marks`` stores them, the old words read from D again, every
-    load in flight before the first test."""
+    """Each thread row's quad with a changed word: its 4 words in one 16-byte store and its 8
+    cells' marks (``source.quad_store``), the old words read from D again first, every load in
+    flight before the first test."""
     out = [line for r in range(t.cells) for h in range(QUADS) for line in
                 read([f"o{r}_{4 * h + m}" for m in range(4)], "D", f"row0 + i{r}", f"col0 + j + {h} * B")]
-    for r in range(t.cells):
-        for h in range(QUADS):
-            quad = range(4 * h, 4 * h + 4)
-            out += [f"    if {' | '.join(f'(d{r}_{q} ^ o{r}_{q})' for q in quad)}:"]
-            out += write([f"d{r}_{q}" for q in quad], "D", f"row0 + i{r}", f"col0 + j + {h} * B", " " * 8)
-            out += store_marks(t, [(f"d{r}_{q}", f"o{r}_{q}") for q in quad], f"row0 + i{r}", f"col0 + j + {h} * B")
-    return out
+    return out + [line for r in range(t.cells) for h in range(QUADS)
+                  for line in quad_store(t, r, range(4 * h, 4 * h + 4), f"col0 + j + {h} * B")]
 
