@@ -1,11 +1,10 @@
 """``load4(X, i, j)``: X[i, j], X[i, j+1], X[i, j+2], X[i, j+3] of a 2-D int32 array read by one
 16-byte load; ``store4(X, i, j, a, b, c, d)`` writes them by one 16-byte store (the caller
 guarantees X[i, j] is 16-byte aligned: a shared array declared with ``alignment=16`` or a device
-array, rows a multiple of 4 long, j a multiple of 4). ``store_marks(X, D, i, j, mark, changed)``
+array, rows a multiple of 4 long, j a multiple of 4). ``store_marks(X, i, j, mark, changed)``
 gives X[i, j + c], for each word ``changed[c]`` of a tuple, mark's low 16 bits in each 16-bit
 half where that word's half is non-zero, by predicated 16-bit stores, the other halves untouched
-and no word read (X a device array of D's shape: X's address is D[i, j]'s moved, so it shares
-the index arithmetic of D's own accesses).
+and no word read (X a device array).
 
 Numba reads array elements one by one and ptxas merges only some of them into wide loads; a
 product whose every operand comes in a 16-byte load issues a quarter of the shared-memory
@@ -21,7 +20,7 @@ if SIMULATED:
     def store4(X, i, j, a, b, c, d):
         X[i, j], X[i, j + 1], X[i, j + 2], X[i, j + 3] = a, b, c, d
 
-    def store_marks(X, D, i, j, mark, changed):
+    def store_marks(X, i, j, mark, changed):
         for c, x in enumerate(changed):
             word = int(X[i, j + c]) & 0xFFFFFFFF
             for shift in (0, 16):
@@ -40,17 +39,14 @@ else:
         return isinstance(X, types.Array) and X.ndim == 2 and X.dtype == types.int32
 
     def _vector_pointer(context, builder, signature, args):
-        """X[i, j]'s address as a pointer to four int32 (X, i, j: the first three arguments)."""
-        return builder.bitcast(_element_pointer(context, builder, signature.args[:3], args[:3]), VECTOR.as_pointer())
-
-    def _element_pointer(context, builder, kinds, values):
-        """X[i, j]'s address (kinds: X's, i's and j's types; values: theirs)."""
-        array_type, i_type, j_type = kinds
-        array, row, column = values
+        """X[i, j]'s address as a pointer to four int32."""
+        array_type, i_type, j_type = signature.args[:3]
+        array, row, column = args[:3]
         indices = [context.cast(builder, row, i_type, types.intp),
                    context.cast(builder, column, j_type, types.intp)]
         array_struct = context.make_array(array_type)(context, builder, value=array)
-        return cgutils.get_item_pointer(context, builder, array_type, array_struct, indices)
+        pointer = cgutils.get_item_pointer(context, builder, array_type, array_struct, indices)
+        return builder.bitcast(pointer, VECTOR.as_pointer())
 
     @intrinsic
     def load4(typingctx, X, i, j):
@@ -80,8 +76,8 @@ else:
         return types.void(X, i, j, a, b, c, d), codegen
 
     @intrinsic
-    def store_marks(typingctx, X, D, i, j, mark, changed):
-        if not (_is_matrix(X) and _is_matrix(D) and mark == types.int32 and isinstance(changed, types.UniTuple)
+    def store_marks(typingctx, X, i, j, mark, changed):
+        if not (_is_matrix(X) and mark == types.int32 and isinstance(changed, types.UniTuple)
                 and isinstance(changed.dtype, types.Integer)):  # (any width: the low 32 bits are tested)
             return None
         words = changed.count
@@ -95,15 +91,11 @@ else:
 
         def codegen(context, builder, signature, args):
             word, address = ir.IntType(32), ir.IntType(64)
-            x, d = (context.make_array(kind)(context, builder, value=value)
-                    for kind, value in zip(signature.args[:2], args[:2]))
-            in_d = _element_pointer(context, builder, signature.args[1:4], args[1:4])
-            offset = builder.sub(builder.ptrtoint(in_d, address), builder.ptrtoint(d.data, address))
-            pointer = builder.add(builder.ptrtoint(x.data, address), offset)
-            values = [builder.trunc(builder.extract_value(args[5], c), word) if changed.dtype.bitwidth > 32
-                      else builder.extract_value(args[5], c) for c in range(words)]
+            pointer = builder.ptrtoint(_vector_pointer(context, builder, signature, args), address)
+            values = [builder.trunc(builder.extract_value(args[4], c), word) if changed.dtype.bitwidth > 32
+                      else builder.extract_value(args[4], c) for c in range(words)]
             builder.asm(ir.FunctionType(ir.VoidType(), [address] + [word] * (1 + words)), asm,
-                        ",".join(["l"] + ["r"] * (1 + words)) + ",~{memory}", [pointer, args[4]] + values, True)
+                        ",".join(["l"] + ["r"] * (1 + words)) + ",~{memory}", [pointer, args[3]] + values, True)
             return context.get_dummy_value()
 
-        return types.void(X, D, i, j, mark, changed), codegen
+        return types.void(X, i, j, mark, changed), codegen

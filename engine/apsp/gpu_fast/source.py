@@ -104,7 +104,7 @@ def store_marked(t, lanes=None):
             if t.lanes_marks16:
                 at = f"row0 + i{r}, (col0 + j) // 2 + {q // 2}"
                 pair = f"(d{r}_{q} ^ o{r}_{q}) | (d{r}_{q + 1} ^ o{r}_{q + 1}) << 16"  # (cells below CAP)
-                out += [f"        store_marks(V, D, {at}, mark, (int32({pair}),))"]
+                out += [f"        store_marks(V, {at}, mark, (int32({pair}),))"]
         if lanes == "pairs" and t.lanes_marks16:
             continue
         out += [f"    if d{r}_{q} < o{r}_{q}:"]
@@ -143,7 +143,7 @@ def word_marks(t, words, row, column):
     written whole, the first rounds 0.83 → 0.97; docs/gpu-notes.md)."""
     changed = [f"({new} ^ {old})" for new, old in words]
     if t.lanes_marks16:
-        return [f"        store_marks(V, D, {row}, {column}, mark, ({', '.join(changed)}))"]
+        return [f"        store_marks(V, {row}, {column}, mark, ({', '.join(changed)}))"]
     column = f"2 * ({column})"
     marks = [f"m{c}" for c in range(2 * len(words))]
     values = [f"mark if {changed[c // 2]} {'& 0xFFFF' if c % 2 == 0 else '>> 16'} else m{c}" for c in range(len(marks))]
